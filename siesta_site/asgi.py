@@ -1,0 +1,33 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+Served with `daphne siesta_site.asgi:application` (`make run`).
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siesta_site.settings")
+
+# Set Django up before anything that imports models (routing, consumers).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+from siesta_site.routing import websocket_urlpatterns
+
+application = ProtocolTypeRouter(
+    {
+        # In development static files come straight from the finders; in production WhiteNoise
+        # serves the collected files.
+        "http": ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            # types-channels types routes as its private _ExtendedURLPattern, not django's path().
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+        ),
+    }
+)
