@@ -1,0 +1,57 @@
+"""Shared fixtures, and the markers for tests that need the real services.
+
+`@pytest.mark.requires_postgres` and `@pytest.mark.requires_redis` skip a test, with the reason
+shown, when DATABASE_URL is not PostgreSQL or Redis at REDIS_URL does not answer. In CI
+(`CI=true`) the run stops with an error instead, so a missing service can't pass unnoticed.
+"""
+
+import functools
+import os
+
+import pytest
+import redis
+from django.conf import settings
+
+from tests.factories import UserFactory
+
+
+@functools.cache
+def _postgres_missing() -> str | None:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if engine != "django.db.backends.postgresql":
+        return f"needs PostgreSQL: DATABASE_URL selects {engine}"
+    return None
+
+
+@functools.cache
+def _redis_missing() -> str | None:
+    if not settings.REDIS_URL:
+        return "needs Redis: REDIS_URL is not set"
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"needs Redis: {settings.REDIS_URL} does not answer ({exc})"
+    return None
+
+
+_REQUIREMENTS = {"requires_postgres": _postgres_missing, "requires_redis": _redis_missing}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    for item in items:
+        for marker, missing in _REQUIREMENTS.items():
+            if item.get_closest_marker(marker) and (reason := missing()):
+                if in_ci:
+                    raise pytest.UsageError(f"{item.nodeid} {reason} (CI is set: not skipping)")
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory()

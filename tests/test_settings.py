@@ -1,0 +1,106 @@
+"""Settings come from the environment; production refuses to start without its services."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = """
+import json
+import django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "broker": settings.CELERY_BROKER_URL,
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "session_cookie_secure": settings.SESSION_COOKIE_SECURE,
+    "allowed_hosts": settings.ALLOWED_HOSTS,
+}))
+"""
+
+PRODUCTION_ENV = {
+    "DJANGO_PRODUCTION": "1",
+    "DJANGO_SECRET_KEY": "a-real-secret",
+    "DATABASE_URL": "postgres://siesta@db.example:5432/siesta",
+    "REDIS_URL": "redis://cache.example:6379/0",
+    "DJANGO_ALLOWED_HOSTS": "siesta.example",
+}
+
+
+def run_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Load the settings in a fresh interpreter that sees only `env` (plus PATH)."""
+    clean_env = {
+        "PATH": os.environ.get("PATH", ""),
+        "DJANGO_SETTINGS_MODULE": "siesta_site.settings",
+    }
+    return subprocess.run(
+        [sys.executable, "-c", PROBE],
+        env=clean_env | env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def load_settings(**env: str) -> dict:
+    proc = run_settings(**env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_defaults_are_sqlite_and_in_memory():
+    loaded = load_settings()
+    assert loaded["debug"] is True
+    assert loaded["engine"] == "django.db.backends.sqlite3"
+    assert loaded["db_name"] == str(REPO_ROOT / "db.sqlite3")
+    assert loaded["channel_layer"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["broker"] == "memory://"
+    assert loaded["eager"] is True
+    assert loaded["allowed_hosts"] == ["localhost", "127.0.0.1", "testserver"]
+
+
+def test_redis_url_selects_redis_layer_and_broker():
+    loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
+    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["broker"] == "redis://127.0.0.1:6379/0"
+    assert loaded["eager"] is False
+
+
+def test_celery_eager_overrides_redis_default():
+    loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/0", CELERY_EAGER="1")
+    assert loaded["eager"] is True
+
+
+def test_database_url_selects_postgres():
+    loaded = load_settings(DATABASE_URL="postgres://postgres@127.0.0.1:5432/siesta")
+    assert loaded["engine"] == "django.db.backends.postgresql"
+    assert loaded["db_name"] == "siesta"
+
+
+@pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL"])
+def test_production_refuses_to_start_without(missing):
+    env = {name: value for name, value in PRODUCTION_ENV.items() if name != missing}
+    proc = run_settings(**env)
+    assert proc.returncode != 0
+    assert "ImproperlyConfigured" in proc.stderr
+    assert missing in proc.stderr
+
+
+def test_production_with_everything_set():
+    loaded = load_settings(**PRODUCTION_ENV, DJANGO_DEBUG="1")
+    assert loaded["debug"] is False
+    assert loaded["session_cookie_secure"] is True
+    assert loaded["engine"] == "django.db.backends.postgresql"
+    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["allowed_hosts"] == ["siesta.example"]
