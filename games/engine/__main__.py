@@ -1,0 +1,73 @@
+"""Command line of the rules engine (RULES.md, "The engine's command line").
+
+python -m games.engine replay RECORD.json|-
+python -m games.engine best RECORD.json|-
+python -m games.engine bench [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from games.engine.errors import EngineError
+from games.engine.record import GameRecord, replay, replay_report
+from games.engine.search import best_turn
+
+
+def _read(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+    except OSError as exc:
+        raise SystemExit(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        return {"__invalid__": f"the record is not valid JSON: {exc}"}
+
+
+def _record_or_error(data: Any) -> GameRecord | dict[str, Any]:
+    if isinstance(data, dict) and "__invalid__" in data:
+        return {"error": {"turn": None, "message": data["__invalid__"]}}
+    try:
+        return GameRecord.from_json(data)
+    except EngineError as exc:
+        return {"error": {"turn": None, "message": str(exc)}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine", description=__doc__.split("\n")[1]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("replay", "replay a game record"), ("best", "best turn after a record")):
+        command = sub.add_parser(name, help=text)
+        command.add_argument("record", help="a game record file, or - for standard input")
+    bench = sub.add_parser("bench", help="time the exact search and whole games")
+    bench.add_argument("--games", type=int, default=5, help="best-vs-best games to time")
+    bench.add_argument("--cases", default=None, help="best.json to time (default: ../shared)")
+    args = parser.parse_args(argv)
+
+    if args.command == "bench":
+        from games.engine.bench import run
+
+        run(games=args.games, cases_path=args.cases)
+        return 0
+
+    record = _record_or_error(_read(args.record))
+    if isinstance(record, dict):
+        print(json.dumps(record))
+        return 0
+    if args.command == "replay":
+        print(json.dumps(replay_report(record)))
+        return 0
+    position = replay(record).position
+    best = best_turn(position)
+    print(json.dumps({"move": str(best.turn) if best.turn else None, "points": best.points}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
