@@ -1,1 +1,171 @@
-"""Models of the games app."""
+"""Games, their seats and their turns.
+
+The position of an active game is stored on the rows (board, supplies, scores, roofs left), so a
+move rebuilds the engine position without replaying the game. Rows change only through
+``games.services``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+EMPTY_BOARD = ["." * 12] * 12
+
+
+def empty_board() -> list[str]:
+    return list(EMPTY_BOARD)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        ACTIVE = "active", _("active")
+        FINISHED = "finished", _("finished")
+
+    class Mode(models.TextChoices):
+        FFA = "ffa", _("free-for-all")
+        TEAMS = "teams", _("teams")
+
+    class Variant(models.TextChoices):
+        STANDARD = "standard", _("standard")
+        CLASSIC = "classic", _("classic")
+
+    class EndReason(models.TextChoices):
+        LAST_SUN = "last_sun", _("the last sun was placed")
+        LAST_SHADOW = "last_shadow", _("the last shadow was placed")
+        LAST_ROOF = "last_roof", _("a player placed their last roof")
+        NO_SCORING_MOVE = "no_scoring_move", _("the player to move had no scoring turn")
+        RESIGNED = "resigned", _("resignation")
+        TIMEOUT = "timeout", _("time ran out")
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    players = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(2), MaxValueValidator(4)]
+    )
+    mode = models.CharField(max_length=5, choices=Mode.choices, default=Mode.FFA)
+    variant = models.CharField(max_length=10, choices=Variant.choices, default=Variant.STANDARD)
+    rated = models.BooleanField(default=True)
+    turn_seconds = models.PositiveIntegerField(
+        default=120, validators=[MinValueValidator(10), MaxValueValidator(7 * 24 * 3600)]
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    ply = models.PositiveIntegerField(default=0, help_text="Turns played.")
+    version = models.PositiveIntegerField(default=0, help_text="Rises by one per change.")
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    board = models.JSONField(default=empty_board)
+    suns = models.PositiveSmallIntegerField(default=25)
+    shadows = models.PositiveSmallIntegerField(default=75)
+    end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "deadline"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players__gte=2) & Q(players__lte=4), name="game_players_2_to_4"
+            ),
+            models.CheckConstraint(
+                condition=~Q(mode="teams") | Q(players=4), name="game_teams_need_4_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    class BotLevel(models.TextChoices):
+        EASY = "easy", _("easy")
+        MEDIUM = "medium", _("medium")
+        HARD = "hard", _("hard")
+
+    class OutReason(models.TextChoices):
+        RESIGNED = "resigned", _("resigned")
+        TIMEOUT = "timeout", _("time ran out")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=6, choices=BotLevel.choices, blank=True)
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(default=0)
+    roofs_left = models.PositiveSmallIntegerField(default=15)
+    hinted = models.BooleanField(default=False, help_text="Asked for a hint in this game.")
+    hint_pending = models.BooleanField(
+        default=False, help_text="Asked for a hint this turn: the next turn is marked."
+    )
+    out_reason = models.CharField(max_length=10, choices=OutReason.choices, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(user__isnull=False),
+                name="seat_one_per_user_per_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seat}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_out(self) -> bool:
+        return bool(self.out_reason)
+
+    @property
+    def is_filled(self) -> bool:
+        return self.user_id is not None or self.is_bot
+
+    @property
+    def played_by_bot(self) -> bool:
+        """Bots play their own seats, and the seats of players who are out."""
+        return self.is_bot or self.is_out
+
+    @property
+    def level_for_bot(self) -> str:
+        return self.bot_level or Seat.BotLevel.MEDIUM
+
+
+class Turn(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    ply = models.PositiveIntegerField(help_text="The game's ply once this turn is played (1..).")
+    seat = models.PositiveSmallIntegerField()
+    move = models.CharField(max_length=20)
+    points = models.JSONField()
+    hint = models.BooleanField(default=False)
+    by_bot = models.BooleanField(default=False)
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="turn_unique_per_game_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.ply}: {self.move}"

@@ -1,0 +1,24 @@
+"""Group names and the push of game states to WebSocket watchers (one place for both)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+
+def game_group(game_id: int) -> str:
+    return f"game.{game_id}"
+
+
+def broadcast_game_state(game_id: int, state: dict[str, Any]) -> None:
+    """Send a game state to everyone watching the game. The event carries the whole state, so the
+    consumers' handlers never query."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        game_group(game_id),
+        {"type": "game.state", "game": state, "version": state["version"]},
+    )

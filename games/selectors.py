@@ -1,0 +1,203 @@
+"""Reads of games: the public game shape (API.md), the engine position, the record, the outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games.engine import GameRecord, Position
+from games.models import Game, Seat, Turn
+
+
+def game_seats(game: Game) -> list[Seat]:
+    """Seats in order, using a prefetch when there is one."""
+    return sorted(game.seats.all(), key=lambda s: s.seat)
+
+
+def position_of(game: Game, seats: Sequence[Seat] | None = None) -> Position:
+    """The engine position of a started game, rebuilt from the stored state."""
+    seats = list(seats) if seats is not None else game_seats(game)
+    return Position(
+        game.players,
+        game.variant,
+        game.board,
+        to_move=game.to_move or 1,
+        suns=game.suns,
+        shadows=game.shadows,
+        roofs=[s.roofs_left for s in seats],
+        scores=[s.score for s in seats],
+        check_start=False,
+    )
+
+
+def team_scores(game: Game, seats: Sequence[Seat]) -> list[int] | None:
+    if game.mode != Game.Mode.TEAMS or any(s.team is None for s in seats):
+        return None
+    return [sum(s.score for s in seats if s.team == team) for team in (1, 2)]
+
+
+def game_state(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
+    """The game as API.md describes it (REST and WebSocket alike)."""
+    seats = list(seats) if seats is not None else game_seats(game)
+    turns = list(game.turns.all())
+    result = None
+    if game.status == Game.Status.FINISHED:
+        result = {
+            "end_reason": game.end_reason,
+            "winners": list(game.winners),
+            "scores": [s.score for s in seats],
+            "team_scores": team_scores(game, seats),
+        }
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "players": game.players,
+        "mode": game.mode,
+        "variant": game.variant,
+        "rated": game.rated,
+        "turn_seconds": game.turn_seconds,
+        "seats": [
+            {
+                "seat": s.seat,
+                "username": s.user.get_username() if s.user_id and s.user else None,
+                "bot": s.bot_level or None,
+                "team": s.team,
+                "score": s.score,
+                "roofs_left": s.roofs_left,
+                "hinted": s.hinted,
+                "resigned": s.is_out,
+                "out_reason": s.out_reason or None,
+            }
+            for s in seats
+        ],
+        "board": list(game.board),
+        "supply": {"suns": game.suns, "shadows": game.shadows},
+        "to_move": game.to_move,
+        "ply": game.ply,
+        "version": game.version,
+        "turns": [
+            {
+                "ply": t.ply,
+                "seat": t.seat,
+                "move": t.move,
+                "points": list(t.points),
+                "hint": t.hint,
+                "at": t.played_at.isoformat().replace("+00:00", "Z"),
+            }
+            for t in turns
+        ],
+        "deadline": game.deadline.isoformat().replace("+00:00", "Z") if game.deadline else None,
+        "created_at": game.created_at.isoformat().replace("+00:00", "Z"),
+        "result": result,
+    }
+
+
+def game_get(game_id: int) -> Game:
+    """A game with its seats (and their users) and turns loaded; ``Game.DoesNotExist`` if none."""
+    return Game.objects.prefetch_related("seats__user", "turns").get(pk=game_id)
+
+
+def game_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Game]:
+    games = Game.objects.prefetch_related("seats__user", "turns")
+    if status:
+        games = games.filter(status=status)
+    if player:
+        games = games.filter(seats__user__username=player).distinct()
+    return games
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game record of RULES.md, with ``hints`` (0-based turn indexes) and ``teams``."""
+    seats = game_seats(game)
+    turns = list(game.turns.all())
+    teams = None
+    if game.mode == Game.Mode.TEAMS and all(s.team for s in seats):
+        teams = [[s.seat for s in seats if s.team == team] for team in (1, 2)]
+    record = GameRecord(
+        players=game.players,
+        variant=game.variant,
+        moves=[t.move for t in turns],
+        hints=[index for index, t in enumerate(turns) if t.hint],
+        teams=teams,
+    )
+    data = record.to_json()
+    data["hints"] = record.hints
+    data["teams"] = teams
+    return data
+
+
+def games_of_user_playing(user_id: int) -> QuerySet[Game]:
+    return game_list().filter(
+        Q(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]), seats__user_id=user_id
+    )
+
+
+@dataclass(frozen=True)
+class Participant:
+    seat: int
+    user_id: int | None
+    username: str | None
+    bot_level: str | None
+    team: int | None
+    score: int
+    hinted: bool
+    out_reason: str | None
+
+    @property
+    def is_person(self) -> bool:
+        return self.user_id is not None and not self.bot_level
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What other apps learn of a finished game (they never read game internals)."""
+
+    game_id: int
+    rated: bool
+    mode: str
+    variant: str
+    end_reason: str
+    finished_at: datetime
+    winners: list[int]
+    every_player_moved: bool
+    """False when the game ended (resignation, timeout) before each seat had played once."""
+    participants: list[Participant] = field(default_factory=list)
+    team_scores: list[int] | None = None
+
+
+def game_outcome(game: Game) -> GameOutcome:
+    seats = game_seats(game)
+    moved = set(game.turns.values_list("seat", flat=True))
+    assert game.finished_at is not None
+    return GameOutcome(
+        game_id=game.pk,
+        rated=game.rated,
+        mode=game.mode,
+        variant=game.variant,
+        end_reason=game.end_reason,
+        finished_at=game.finished_at,
+        winners=list(game.winners),
+        every_player_moved=all(s.seat in moved for s in seats),
+        participants=[
+            Participant(
+                seat=s.seat,
+                user_id=s.user_id,
+                username=s.user.get_username() if s.user_id and s.user else None,
+                bot_level=s.bot_level or None,
+                team=s.team,
+                score=s.score,
+                hinted=s.hinted,
+                out_reason=s.out_reason or None,
+            )
+            for s in seats
+        ],
+        team_scores=team_scores(game, seats),
+    )
+
+
+def turns_of(game: Game) -> QuerySet[Turn]:
+    return game.turns.order_by("ply")
