@@ -190,7 +190,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
+    "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
+}
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True

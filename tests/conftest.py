@@ -55,3 +55,14 @@ def _fast_password_hasher(settings):
 @pytest.fixture
 def user(db):
     return UserFactory()
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager():
+    """Tasks run in-process in tests (a dedicated integration test uses a real worker)."""
+    from siesta_site.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
