@@ -26,7 +26,7 @@ def _ms(seconds: float) -> str:
 def midgame_positions(count: int, seed: int = 7) -> list[Position]:
     """Positions after 6–20 turns of varied games (2–4 players, both variants)."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[Position] = []
     while len(positions) < count:
         pos = Position(rng.choice((2, 3, 4)), rng.choice(("standard", "classic")))
         for _ in range(rng.randint(6, 20)):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from games.engine.notation import CELLS, SIZE, Cell, Piece, Placement, Turn
@@ -278,7 +278,9 @@ class _Searcher:
                         self._offer_union(offer, (order_a, order_b, order_c))
         return best, cores
 
-    def _offer_union(self, offer, parts: tuple[tuple[Step, ...], ...]) -> None:  # type: ignore[no-untyped-def]
+    def _offer_union(
+        self, offer: Callable[[int, tuple[Step, ...]], None], parts: tuple[tuple[Step, ...], ...]
+    ) -> None:
         for arrangement in itertools.permutations(parts):
             steps = tuple(step for part in arrangement for step in part)
             gain = self.play_steps(steps)
