@@ -311,12 +311,14 @@ def game_move_make(
         raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
     with transaction.atomic():
         game, seats = _lock(game_id)
-        seat = _check_turn(game, seats, user)
-        if ply is None or ply != game.ply:
+        # A player's stale or repeated submit is a 409 even once the turn has passed on (API.md),
+        # so the ply is checked before whose turn it is; outsiders still get a 403.
+        if (ply is None or ply != game.ply) and _seat_of(seats, user) is not None:
             raise StalePly(
                 _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
                 ply=game.ply,
             )
+        seat = _check_turn(game, seats, user)
         points = _apply_move(game, seats, seat, move, by_bot=False)
         _publish(game, seats)
     return MoveResult(game.ply, points, game)
