@@ -167,6 +167,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per choice set shared by several fields (and apps), so the schema stays unambiguous.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "BotLevelEnum": "games.models.Seat.BotLevel",
+    },
 }
 
 # Channels and Celery: Redis when REDIS_URL is set, in-process otherwise.

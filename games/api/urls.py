@@ -1,5 +1,18 @@
-"""REST API routes of the games app, included under /api/."""
+"""REST API routes of the games app and of the accounts scripts use, included under /api/."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from games.api import auth, views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("auth/register/", auth.RegisterApi.as_view(), name="api-register"),
+    path("auth/token/", auth.TokenApi.as_view(), name="api-token"),
+    path("games/", views.GameListCreateApi.as_view(), name="api-games"),
+    path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/moves/", views.GameMoveApi.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/hint/", views.GameHintApi.as_view(), name="api-game-hint"),
+    path("games/<int:game_id>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
+    path("games/<int:game_id>/record/", views.GameRecordApi.as_view(), name="api-game-record"),
+    # games/<int:game_id>/analysis/ is added here by the analysis work.
+]

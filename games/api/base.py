@@ -1,0 +1,29 @@
+"""The base of every API view: who may call, and how errors look."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.errors import api_exception_handler
+
+
+class SiestaApi(APIView):
+    # Anyone may read; writes need a user, known by `Authorization: Token <key>` (scripts) or by
+    # the session cookie with CSRF (browsers). The token is tried first so that a request without
+    # credentials gets 401 with a `WWW-Authenticate: Token` challenge (DRF answers 401 when the
+    # first authenticator has a challenge, else 403). Bodies are JSON only (API.md).
+    # (Comments, not a docstring: drf-spectacular would show a docstring on every operation.)
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    parser_classes = [JSONParser]
+
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
+        return api_exception_handler

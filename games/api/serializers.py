@@ -1,0 +1,87 @@
+"""Shapes the API answers with, for the OpenAPI schema.
+
+The game itself is built by ``games.selectors.game_state`` (the one shape REST and WebSocket
+share), and the views return that dict as it is; ``GameSerializer`` documents it, and a test keeps
+the two in step.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from games.models import Game, Seat
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=4)
+    username = serializers.CharField(allow_null=True)
+    bot = serializers.ChoiceField(choices=Seat.BotLevel.choices, allow_null=True)
+    team = serializers.IntegerField(allow_null=True, min_value=1, max_value=2)
+    score = serializers.IntegerField()
+    roofs_left = serializers.IntegerField()
+    hinted = serializers.BooleanField(help_text="Asked for a hint in this game.")
+    resigned = serializers.BooleanField(help_text="Out of the game (resigned or timed out).")
+    out_reason = serializers.ChoiceField(choices=Seat.OutReason.choices, allow_null=True)
+
+
+class SupplySerializer(serializers.Serializer):
+    suns = serializers.IntegerField()
+    shadows = serializers.IntegerField()
+
+
+class TurnSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="The game's ply once this turn was played (1..).")
+    seat = serializers.IntegerField()
+    move = serializers.CharField(help_text="Like SF5 RF6 HF7.")
+    points = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+    hint = serializers.BooleanField(help_text="The player asked for a hint before this turn.")
+    at = serializers.DateTimeField()
+
+
+class ResultSerializer(serializers.Serializer):
+    end_reason = serializers.ChoiceField(choices=Game.EndReason.choices)
+    winners = serializers.ListField(child=serializers.IntegerField(), help_text="Seats.")
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+    team_scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    players = serializers.IntegerField(min_value=2, max_value=4)
+    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+    variant = serializers.ChoiceField(choices=Game.Variant.choices)
+    rated = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+    board = serializers.ListField(
+        child=serializers.CharField(),
+        min_length=12,
+        max_length=12,
+        help_text="12 rows of 12 cells.",
+    )
+    supply = SupplySerializer()
+    to_move = serializers.IntegerField(allow_null=True, help_text="The seat to move.")
+    ply = serializers.IntegerField(help_text="Turns played; submit a move with this ply.")
+    version = serializers.IntegerField(help_text="Rises by one per change.")
+    turns = TurnSerializer(many=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    result = ResultSerializer(allow_null=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="IllegalMoveError")
+class IllegalMoveErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    cell = serializers.CharField(allow_null=True, help_text="The cell at fault, like F5.")
+
+
+@extend_schema_serializer(component_name="StalePlyError")
+class StalePlyErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    ply = serializers.IntegerField(help_text="The game's current ply.")

@@ -1,0 +1,282 @@
+"""The games API (API.md, Games): thin interfaces over ``games.services`` (writes) and
+``games.selectors`` (reads). Each view parses its input, calls one service or selector and shapes
+the answer; errors take the shape described in ``games.api.errors``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from games import selectors, services
+from games.api.base import SiestaApi
+from games.api.serializers import (
+    ErrorSerializer,
+    GameSerializer,
+    IllegalMoveErrorSerializer,
+    StalePlyErrorSerializer,
+)
+from games.models import Game, Seat
+
+MAX_TURN_SECONDS = 7 * 24 * 3600
+
+
+def _game(game_id: int) -> Game:
+    try:
+        return selectors.game_get(game_id)
+    except Game.DoesNotExist:
+        raise services.NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+
+
+def _game_state(game_id: int) -> dict[str, Any]:
+    return selectors.game_state(_game(game_id))
+
+
+def _errors(**descriptions: str) -> dict[int, OpenApiResponse]:
+    """Error responses for the schema, e.g. ``_errors(e404="No such game.")``."""
+    return {
+        int(code[1:]): OpenApiResponse(ErrorSerializer, description=text)
+        for code, text in descriptions.items()
+    }
+
+
+NEEDS_USER = {
+    "e401": "No credentials, or a bad token.",
+    "e403": "A session sent no CSRF token.",
+}
+NO_GAME = {"e404": "There is no such game."}
+NOT_YOUR_TURN = (
+    "Not the caller's turn, the caller is not in the game, or a session sent no CSRF token."
+)
+
+
+@extend_schema_serializer(component_name="BotSeat")
+class BotSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=2, max_value=4)
+    level = serializers.ChoiceField(choices=Seat.BotLevel.choices)
+
+
+class GameListCreateApi(SiestaApi):
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+
+    @extend_schema_serializer(component_name="GameFilter")
+    class FilterSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+        player = serializers.CharField(
+            max_length=150, required=False, allow_blank=True, help_text="A username."
+        )
+
+    @extend_schema_serializer(component_name="GameCreateInput")
+    class InputSerializer(serializers.Serializer):
+        players = serializers.IntegerField(min_value=2, max_value=4, default=2)
+        mode = serializers.ChoiceField(
+            choices=Game.Mode.choices, default=Game.Mode.FFA, help_text="Teams need 4 players."
+        )
+        variant = serializers.ChoiceField(
+            choices=Game.Variant.choices, default=Game.Variant.STANDARD
+        )
+        rated = serializers.BooleanField(default=True)
+        turn_seconds = serializers.IntegerField(
+            min_value=10, max_value=MAX_TURN_SECONDS, default=120
+        )
+        bots = BotSeatSerializer(
+            many=True, default=list, max_length=3, help_text="Seats (2..players) played by bots."
+        )
+
+    @extend_schema(
+        tags=["games"],
+        summary="List games, newest first",
+        parameters=[FilterSerializer],
+        responses={200: GameSerializer(many=True), **_errors(e400="Unknown status.")},
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        games = selectors.game_list(**filters.validated_data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response([selectors.game_state(game) for game in page])
+
+    @extend_schema(
+        tags=["games"],
+        summary="Open a game; the caller takes seat 1",
+        description="When bots fill every other seat, the game starts at once.",
+        request=InputSerializer,
+        responses={
+            201: GameSerializer,
+            **_errors(e400="Invalid options: 'error' and the field errors.", **NEEDS_USER),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        options = dict(data.validated_data)
+        bots = [services.BotSpec(**bot) for bot in options.pop("bots")]
+        game = services.game_create(user=request.user, bots=bots, **options)
+        return Response(_game_state(game.pk), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(SiestaApi):
+    @extend_schema(
+        tags=["games"], summary="A game", responses={200: GameSerializer, **_errors(**NO_GAME)}
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(_game_state(game_id))
+
+
+class GameJoinApi(SiestaApi):
+    @extend_schema(
+        tags=["games"],
+        summary="Take the lowest free seat",
+        description="The game starts when its last seat is filled.",
+        request=None,
+        responses={
+            200: GameSerializer,
+            **_errors(
+                e409="The game is full or started, or the caller already has a seat.",
+                **NEEDS_USER,
+                **NO_GAME,
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_join(game_id=game_id, user=request.user)
+        return Response(_game_state(game_id))
+
+
+class GameMoveApi(SiestaApi):
+    @extend_schema_serializer(component_name="MoveInput")
+    class InputSerializer(serializers.Serializer):
+        move = serializers.CharField(max_length=100, help_text="Like SF5 RF6 HF7.")
+        ply = serializers.IntegerField(
+            min_value=0, help_text="The game's current ply (turns played so far)."
+        )
+
+    @extend_schema_serializer(component_name="MoveOutput")
+    class OutputSerializer(serializers.Serializer):
+        ply = serializers.IntegerField(help_text="The game's ply after this turn.")
+        points = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+
+    @extend_schema(
+        tags=["games"],
+        summary="Play a turn",
+        description="The new state is pushed to every watcher of the game.",
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            400: OpenApiResponse(
+                IllegalMoveErrorSerializer,
+                description="An illegal move (nothing changes), or invalid input.",
+            ),
+            409: OpenApiResponse(
+                StalePlyErrorSerializer,
+                description="'ply' is not the current one (a stale or repeated submit), "
+                "or the game is not in progress.",
+            ),
+            **_errors(
+                e401=NEEDS_USER["e401"],
+                e403=NOT_YOUR_TURN,
+                **NO_GAME,
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.game_move_make(game_id=game_id, user=request.user, **data.validated_data)
+        output = self.OutputSerializer({"ply": result.ply, "points": result.points})
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class GameHintApi(SiestaApi):
+    @extend_schema_serializer(component_name="Hint")
+    class OutputSerializer(serializers.Serializer):
+        move = serializers.CharField(allow_null=True, help_text="A best turn, like SF5 RF6 HF7.")
+        points = serializers.IntegerField(help_text="What that turn scores for the caller.")
+
+    @extend_schema(
+        tags=["games"],
+        summary="The engine's best turn for the caller",
+        description="Marks the caller as hinted in this game, and their next turn as hinted.",
+        request=None,
+        responses={
+            200: OutputSerializer,
+            **_errors(
+                e401=NEEDS_USER["e401"],
+                e403=NOT_YOUR_TURN,
+                e409="The game is not in progress.",
+                **NO_GAME,
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        hint = services.game_hint(game_id=game_id, user=request.user)
+        return Response(self.OutputSerializer(hint).data)
+
+
+class GameResignApi(SiestaApi):
+    @extend_schema(
+        tags=["games"],
+        summary="Resign",
+        description="With two players the game ends; otherwise a bot plays on for the seat.",
+        request=None,
+        responses={
+            200: GameSerializer,
+            **_errors(
+                e401=NEEDS_USER["e401"],
+                e403="The caller is not in the game, or a session sent no CSRF token.",
+                e409="The game is not in progress, or the caller is already out.",
+                **NO_GAME,
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_resign(game_id=game_id, user=request.user)
+        return Response(_game_state(game_id))
+
+
+class GameRecordApi(SiestaApi):
+    # The record is a file format: always JSON (no browsable page), also as a download.
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema_serializer(component_name="RecordFilter")
+    class FilterSerializer(serializers.Serializer):
+        download = serializers.BooleanField(
+            default=False, help_text="Answer as an attachment named siesta-game-<id>.json."
+        )
+
+    @extend_schema_serializer(component_name="GameRecord")
+    class OutputSerializer(serializers.Serializer):
+        players = serializers.IntegerField()
+        variant = serializers.ChoiceField(choices=Game.Variant.choices)
+        moves = serializers.ListField(child=serializers.CharField())
+        hints = serializers.ListField(
+            child=serializers.IntegerField(), help_text="0-based indexes of hinted turns."
+        )
+        teams = serializers.ListField(
+            child=serializers.ListField(child=serializers.IntegerField()),
+            allow_null=True,
+            help_text="The seats of each team, in team games.",
+        )
+
+    @extend_schema(
+        tags=["games"],
+        summary="The game record (RULES.md)",
+        description="Replaying it with the engine reproduces the game's scores.",
+        parameters=[FilterSerializer],
+        responses={200: OutputSerializer, **_errors(**NO_GAME)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        options = self.FilterSerializer(data=request.query_params)
+        options.is_valid(raise_exception=True)
+        response = Response(selectors.game_record(_game(game_id)))
+        if options.validated_data["download"]:
+            filename = f"siesta-game-{game_id}.json"
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response

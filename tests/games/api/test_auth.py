@@ -1,0 +1,117 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+REGISTER = reverse("api-register")
+TOKEN = reverse("api-token")
+STRONG = "a-long-siesta-secret-9"
+
+
+def test_register_creates_a_user_and_returns_a_working_token(anon):
+    response = anon.post(REGISTER, {"username": "carmen", "password": STRONG}, format="json")
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["username"] == "carmen"
+    user = get_user_model().objects.get(username="carmen")
+    assert user.check_password(STRONG)
+    assert Token.objects.get(user=user).key == body["token"]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    created = anon.post(reverse("api-games"), {"players": 2}, format="json")
+    assert created.status_code == 201
+    assert created.json()["seats"][0]["username"] == "carmen"
+
+
+@pytest.mark.parametrize("taken", ["carmen", "CARMEN"])
+def test_register_refuses_a_taken_username(anon, taken):
+    UserFactory(username="carmen")
+
+    response = anon.post(REGISTER, {"username": taken, "password": STRONG}, format="json")
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["username"] == ["A user with that username already exists."]
+    assert body["error"].startswith("username: ")
+    assert get_user_model().objects.filter(username__iexact="carmen").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [("short1", "too short"), ("password123", "too common"), ("4815162342", "entirely numeric")],
+)
+def test_register_refuses_a_weak_password(anon, password, reason):
+    response = anon.post(REGISTER, {"username": "dolores", "password": password}, format="json")
+
+    assert response.status_code == 400
+    assert any(reason in message for message in response.json()["password"])
+    assert not get_user_model().objects.filter(username="dolores").exists()
+
+
+def test_register_refuses_a_password_like_the_username(anon):
+    response = anon.post(
+        REGISTER, {"username": "siestalover", "password": "siestalover1"}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert "password" in response.json()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"username": "x y!", "password": STRONG}, {"username": "", "password": STRONG}],
+)
+def test_register_refuses_missing_or_invalid_fields(anon, data):
+    response = anon.post(REGISTER, data, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]
+    assert get_user_model().objects.count() == 0
+
+
+def test_token_for_good_credentials_is_the_users_token(anon):
+    user = UserFactory(username="emilio")
+
+    first = anon.post(TOKEN, {"username": "emilio", "password": PASSWORD}, format="json")
+    again = anon.post(TOKEN, {"username": "emilio", "password": PASSWORD}, format="json")
+
+    assert first.status_code == 200
+    assert first.json() == {"token": Token.objects.get(user=user).key}
+    assert again.json() == first.json()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"username": "emilio", "password": "wrong-password"},
+        {"username": "nobody", "password": PASSWORD},
+        {"username": "emilio"},
+    ],
+)
+def test_token_refuses_bad_credentials(anon, data):
+    UserFactory(username="emilio")
+
+    response = anon.post(TOKEN, data, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]
+    assert "token" not in response.json()
+
+
+def test_token_refuses_an_inactive_user(anon):
+    UserFactory(username="emilio", is_active=False)
+
+    response = anon.post(TOKEN, {"username": "emilio", "password": PASSWORD}, format="json")
+
+    assert response.status_code == 400
+
+
+def test_auth_endpoints_answer_malformed_json_with_400(anon):
+    response = anon.generic("POST", TOKEN, "{not json", content_type="application/json")
+
+    assert response.status_code == 400
+    assert "JSON" in response.json()["error"]
