@@ -1,10 +1,33 @@
+"""Pages: home, rules, registration, and the player's pages (lobby, game, replay).
+
+Views are interfaces: they read through ``games.selectors``, write through ``games.services`` and
+turn service errors into messages, never into a 500.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.views import redirect_to_login
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.forms import GameCreateForm, turn_time_label
+from games.models import Game, Seat
+
+COLUMNS = "ABCDEFGHIJKL"
+LOBBY_LIST_SIZE = 20
+RECENT_FINISHED = 10
 
 
 @require_GET
@@ -14,7 +37,15 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules.html")
+    """The rules in the active language (English where a language has no rules page), with the
+    worked examples played out by the rules engine."""
+    from django.utils.translation import get_language
+
+    from games.worked_examples import worked_examples
+
+    language = (get_language() or "en").split("-")[0]
+    templates = [f"rules/rules_{language}.html", "rules/rules_en.html"]
+    return render(request, templates, {"examples": worked_examples()})
 
 
 @require_http_methods(["GET", "POST"])
@@ -27,3 +58,268 @@ def register(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome, %(username)s!") % {"username": user.get_username()})
         return redirect("home")
     return render(request, "registration/register.html", {"form": form})
+
+
+# -- lobby ---------------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Lists of open, live and the user's games, and the form that creates a game."""
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            messages.error(request, _("Log in to create a game."))
+            return redirect_to_login(reverse("lobby"))
+        if form.is_valid():
+            try:
+                game = services.game_create(user=request.user, **form.service_arguments())
+            except services.GameServiceError as exc:
+                messages.error(request, exc.message)
+            else:
+                return redirect("game", game_id=game.pk)
+    context: dict[str, Any] = {
+        "form": form,
+        "open_games": _rows(selectors.game_list(status=Game.Status.OPEN)[:LOBBY_LIST_SIZE]),
+        "live_games": _rows(selectors.game_list(status=Game.Status.ACTIVE)[:LOBBY_LIST_SIZE]),
+        "my_games": [],
+        "my_finished_games": [],
+    }
+    if request.user.is_authenticated:
+        context["my_games"] = _rows(selectors.games_of_user_playing(request.user.pk))
+        finished = selectors.game_list(
+            status=Game.Status.FINISHED, player=request.user.get_username()
+        ).order_by("-finished_at", "-id")
+        context["my_finished_games"] = _rows(finished[:RECENT_FINISHED])
+    return render(request, "games/lobby.html", context)
+
+
+def _rows(games: Iterable[Game]) -> list[dict[str, Any]]:
+    """Lobby list rows: the game and the words for its turn time."""
+    return [{"game": g, "turn_time": turn_time_label(g.turn_seconds)} for g in games]
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_join(game_id=game_id, user=request.user)
+    except services.NotFound as exc:
+        raise Http404(exc.message) from None
+    except services.GameServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    messages.success(request, _("You joined game %(id)s.") % {"id": game_id})
+    return redirect("game", game_id=game_id)
+
+
+# -- game and replay ---------------------------------------------------------------------------
+
+
+@require_GET
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The live game page; a finished game shows its result and the replay."""
+    found = _game_or_404(game_id)
+    if found.status == Game.Status.FINISHED:
+        return render(request, "games/replay.html", _game_context(request, found))
+    return render(request, "games/game.html", _game_context(request, found))
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    return render(request, "games/replay.html", _game_context(request, _game_or_404(game_id)))
+
+
+def _game_or_404(game_id: int) -> Game:
+    try:
+        return selectors.game_get(game_id)
+    except Game.DoesNotExist:
+        raise Http404(_("There is no game %(id)s.") % {"id": game_id}) from None
+
+
+def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    seats = selectors.game_seats(game)
+    state = selectors.game_state(game, seats)
+    user = request.user
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    last_cells = _last_turn_cells(state)
+    names = {s.seat: seat_name(s) for s in seats}
+    return {
+        "game": game,
+        "state": state,
+        "turn_time": turn_time_label(game.turn_seconds),
+        "turns": [{**turn, "name": names.get(turn["seat"], "")} for turn in state["turns"]],
+        "my_seat": mine.seat if mine else None,
+        "seats": [_seat_view(s, game, mine) for s in seats],
+        "team_scores": selectors.team_scores(game, seats),
+        "columns": COLUMNS,
+        "board_rows": _board_rows(state["board"], last_cells),
+        "result": _result_view(game, seats),
+        "strings": client_strings(),
+        "has_analysis_js": finders.find("js/analysis.js") is not None,
+    }
+
+
+def _last_turn_cells(state: dict[str, Any]) -> set[str]:
+    if not state["turns"]:
+        return set()
+    return {placement[1:].upper() for placement in state["turns"][-1]["move"].split()}
+
+
+def _board_rows(board: list[str], highlighted: set[str]) -> list[dict[str, Any]]:
+    """The board text as rows of cells for the template: name, piece kind and seat."""
+    rows = []
+    for index, line in enumerate(board):
+        number = index + 1
+        cells = []
+        for column, char in zip(COLUMNS, line, strict=True):
+            name = f"{column}{number}"
+            cells.append(
+                {
+                    "name": name,
+                    "kind": _piece_kind(char),
+                    "seat": int(char) if char.isdigit() else None,
+                    "last": name in highlighted,
+                }
+            )
+        rows.append({"number": number, "cells": cells})
+    return rows
+
+
+def _piece_kind(char: str) -> str:
+    if char == "S":
+        return "sun"
+    if char == "#":
+        return "shadow"
+    if char.isdigit():
+        return "roof"
+    return "empty"
+
+
+def seat_name(seat: Seat) -> str:
+    """What a seat is called on the page: the username, the bot's level, or an empty seat."""
+    if seat.user_id and seat.user:
+        return seat.user.get_username()
+    return {
+        Seat.BotLevel.EASY: _("Bot (easy)"),
+        Seat.BotLevel.MEDIUM: _("Bot (medium)"),
+        Seat.BotLevel.HARD: _("Bot (hard)"),
+    }.get(seat.bot_level, _("Waiting for a player…"))
+
+
+def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "name": seat_name(seat),
+        "username": seat.user.get_username() if seat.user_id and seat.user else None,
+        "is_bot": seat.is_bot,
+        "is_you": mine is not None and mine.pk == seat.pk,
+        "team": seat.team,
+        "score": seat.score,
+        "roofs_left": seat.roofs_left,
+        "hinted": seat.hinted,
+        "out_reason": seat.get_out_reason_display() if seat.out_reason else "",
+        "to_move": game.status == Game.Status.ACTIVE and game.to_move == seat.seat,
+        "winner": game.status == Game.Status.FINISHED and seat.seat in game.winners,
+    }
+
+
+def _result_view(game: Game, seats: list[Seat]) -> dict[str, Any] | None:
+    """The words of the finished game's banner."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    winners = [s for s in seats if s.seat in game.winners]
+    names = ", ".join(seat_name(s) for s in winners)
+    sums = selectors.team_scores(game, seats)
+    if game.mode == Game.Mode.TEAMS and sums is not None:
+        teams = sorted({s.team for s in winners if s.team})
+        if len(teams) == 1:
+            headline = _("Team %(team)s wins: %(names)s") % {"team": teams[0], "names": names}
+        else:
+            headline = _("The teams drew.")
+    elif len(winners) == 1:
+        headline = _("Winner: %(names)s") % {"names": names}
+    else:
+        headline = _("Winners (a draw): %(names)s") % {"names": names}
+    return {
+        "headline": headline,
+        "reason": _("The game is over: %(reason)s.") % {"reason": game.get_end_reason_display()},
+        "team_scores": sums,
+    }
+
+
+def client_strings() -> dict[str, Any]:
+    """The translated words the page scripts show, handed to them with ``json_script``.
+
+    Placeholders are ``%(name)s``, filled in by the scripts."""
+    return {
+        "seat": _("Seat %(seat)s"),
+        "team": _("Team %(team)s"),
+        "bots": {
+            "easy": _("Bot (easy)"),
+            "medium": _("Bot (medium)"),
+            "hard": _("Bot (hard)"),
+        },
+        "empty_seat": _("Waiting for a player…"),
+        "you": _("you"),
+        "score": _("Score"),
+        "roofs_left": _("Roofs left"),
+        "hinted": _("Used a hint: this game does not count for their rating"),
+        "out": {"resigned": _("resigned"), "timeout": _("time ran out")},
+        "to_move": _("to move"),
+        "team_sum": _("Team %(team)s: %(score)s"),
+        "cell": {
+            "empty": _("%(cell)s: empty"),
+            "sun": _("%(cell)s: sun"),
+            "shadow": _("%(cell)s: shadow"),
+            "roof": _("%(cell)s: roof of seat %(seat)s"),
+            "provisional": _("%(cell)s: %(piece)s placed this turn, not confirmed yet"),
+            "hint": _("%(cell)s: the hint suggests %(piece)s"),
+            "overlay": _("%(cell)s: marked %(piece)s"),
+        },
+        "pieces": {"S": _("sun"), "R": _("roof"), "H": _("shadow")},
+        "status": {
+            "open": _("Waiting for players to join."),
+            "your_turn": _("Your turn: choose a piece and click an empty cell."),
+            "their_turn": _("%(name)s is to move."),
+            "finished": _("The game is over."),
+        },
+        "need": {
+            "3": _("Place three pieces."),
+            "2": _("Place two more pieces."),
+            "1": _("Place one more piece."),
+        },
+        "no_point": _("This turn scores no point for you yet: a turn must score at least 1."),
+        "preview": _("This turn scores you %(points)s."),
+        "ends_game": _("This placement ends the game: confirm it."),
+        "turn_full": _("Three pieces are placed: confirm, undo or clear."),
+        "checking": _("Checking…"),
+        "taken": _("%(cell)s is already taken."),
+        "not_your_turn": _("It is not your turn."),
+        "sent": _("Turn sent."),
+        "scored": _("Your turn scored %(points)s."),
+        "bad_notation": _("Write placements like SF5 RF6 HF7."),
+        "hint_confirm": _("Ask for a hint? Your game will not count for rating."),
+        "hint_shown": _("Hint: %(move)s scores %(points)s."),
+        "hint_none": _("The engine found no scoring turn for you."),
+        "resign_confirm": _("Resign this game? You cannot come back to it."),
+        "connection_lost": _("Connection lost. Reconnecting…"),
+        "reconnected": _("Connected again."),
+        "unknown_error": _("Something went wrong. Please try again."),
+        "clock_days": _("%(days)s d %(time)s"),
+        "end_reasons": dict(Game.EndReason.choices),
+        "winner": _("Winner: %(names)s"),
+        "winners": _("Winners (a draw): %(names)s"),
+        "team_wins": _("Team %(team)s wins: %(names)s"),
+        "team_draw": _("The teams drew."),
+        "game_over": _("The game is over: %(reason)s."),
+        "replay": {
+            "start": _("Start of the game"),
+            "position": _("Turn %(ply)s of %(total)s"),
+            "played": _("%(name)s played %(move)s"),
+            "hint": _("Played after a hint"),
+            "chart": _("Scores over the turns"),
+            "turn_axis": _("Turn"),
+            "score_axis": _("Score"),
+        },
+    }

@@ -1,0 +1,128 @@
+"""Forms of the game pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.models import Game, Seat
+from games.services import BotSpec
+
+PERSON = "person"
+
+TURN_TIME_CHOICES = [
+    (30, _("30 seconds")),
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+    (300, _("5 minutes")),
+    (600, _("10 minutes")),
+    (86400, _("1 day")),
+]
+
+SEAT_CHOICES = [
+    (PERSON, _("A person")),
+    (Seat.BotLevel.EASY, _("Bot (easy)")),
+    (Seat.BotLevel.MEDIUM, _("Bot (medium)")),
+    (Seat.BotLevel.HARD, _("Bot (hard)")),
+]
+
+OPPONENT_SEATS = (2, 3, 4)
+
+
+def seat_field_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class GameCreateForm(forms.Form):
+    """The lobby's "new game" form. The creator takes seat 1; seats 2..N are people or bots."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+    )
+    mode = forms.ChoiceField(
+        label=_("Mode"),
+        choices=Game.Mode.choices,
+        initial=Game.Mode.FFA,
+        help_text=_("Teams need 4 players."),
+    )
+    variant = forms.ChoiceField(
+        label=_("Variant"),
+        choices=Game.Variant.choices,
+        initial=Game.Variant.STANDARD,
+        help_text=_("Standard: every Double Siesta scores. Classic: the Goldsieber rule."),
+    )
+    rated = forms.TypedChoiceField(
+        label=_("Rating"),
+        choices=[("rated", _("Rated")), ("casual", _("Casual"))],
+        coerce=lambda value: value == "rated",
+        initial="rated",
+        widget=forms.RadioSelect,
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn"),
+        choices=TURN_TIME_CHOICES,
+        coerce=int,
+        initial=120,
+    )
+    # Not required: seats beyond the number of players are left out of the post.
+    seat_2 = forms.ChoiceField(
+        label=_("Seat 2"), choices=SEAT_CHOICES, initial=PERSON, required=False
+    )
+    seat_3 = forms.ChoiceField(
+        label=_("Seat 3"), choices=SEAT_CHOICES, initial=PERSON, required=False
+    )
+    seat_4 = forms.ChoiceField(
+        label=_("Seat 4"), choices=SEAT_CHOICES, initial=PERSON, required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        players = cleaned.get("players")
+        if cleaned.get("mode") == Game.Mode.TEAMS and players is not None and players != 4:
+            self.add_error("mode", _("Team games need 4 players."))
+        return cleaned
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[seat_field_name(seat)] for seat in OPPONENT_SEATS]
+
+    def bots(self) -> list[BotSpec]:
+        """The bots asked for, on seats that exist for the chosen number of players."""
+        players = self.cleaned_data["players"]
+        levels = {seat: self.cleaned_data.get(seat_field_name(seat)) for seat in OPPONENT_SEATS}
+        return [
+            BotSpec(seat=seat, level=level)
+            for seat, level in levels.items()
+            if seat <= players and level and level != PERSON
+        ]
+
+    def service_arguments(self) -> dict[str, Any]:
+        """Keyword arguments for ``services.game_create`` (besides ``user``)."""
+        data = self.cleaned_data
+        return {
+            "players": data["players"],
+            "mode": data["mode"],
+            "variant": data["variant"],
+            "rated": data["rated"],
+            "turn_seconds": data["turn_seconds"],
+            "bots": self.bots(),
+        }
+
+
+def turn_time_label(seconds: int) -> str:
+    """Words for a turn time: the form's label when it is one of its choices."""
+    labels = dict(TURN_TIME_CHOICES)
+    if seconds in labels:
+        return str(labels[seconds])
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}
