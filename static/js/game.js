@@ -134,7 +134,7 @@
         render();
         break;
       case "hint":
-        if (pending && pending.kind === "hint") pending = null;
+        if (pending && pending.id === message.id) pending = null;
         hint = message.move ? S.parseMove(message.move) || [] : [];
         showMessage(
           message.move
@@ -150,6 +150,8 @@
         }
         showMessage(message.error || strings.unknown_error, "error");
         if (message.cell) flashCell(message.cell);
+        // A stale ply: the page missed a change, so fetch the current state.
+        if (typeof message.ply === "number" && message.ply !== state.ply) send({ type: "sync" });
         render();
         break;
       default:
@@ -237,7 +239,7 @@
   // -- actions -----------------------------------------------------------------------------------
 
   function checkPlacements(candidate) {
-    request("check", { move: S.moveText(candidate) }, { placements: candidate });
+    request("check", { move: S.moveText(candidate), ply: state.ply }, { placements: candidate });
   }
 
   function placeAt(cell) {
@@ -317,10 +319,7 @@
   function askHint() {
     if (!isMyTurn() || pending) return;
     if (!window.confirm(strings.hint_confirm)) return;
-    if (send({ type: "hint" })) {
-      pending = { id: null, kind: "hint" };
-      render();
-    }
+    request("hint", {}, {});
   }
 
   function resign() {

@@ -1,0 +1,58 @@
+"""The lobby's game creation form and the words for turn times."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from games.forms import GameCreateForm, turn_time_label
+from games.services import BotSpec
+
+
+def form(**overrides: str) -> GameCreateForm:
+    data = {
+        "players": "4",
+        "mode": "ffa",
+        "variant": "standard",
+        "rated": "casual",
+        "turn_seconds": "86400",
+        "seat_2": "hard",
+        "seat_3": "person",
+        "seat_4": "easy",
+    }
+    data.update(overrides)
+    return GameCreateForm(data)
+
+
+def test_service_arguments():
+    bound = form()
+    assert bound.is_valid(), bound.errors
+    assert bound.service_arguments() == {
+        "players": 4,
+        "mode": "ffa",
+        "variant": "standard",
+        "rated": False,
+        "turn_seconds": 86400,
+        "bots": [BotSpec(seat=2, level="hard"), BotSpec(seat=4, level="easy")],
+    }
+
+
+def test_teams_need_four_players():
+    bound = form(players="2", mode="teams")
+    assert not bound.is_valid()
+    assert bound.errors["mode"] == ["Team games need 4 players."]
+    assert form(mode="teams").is_valid()
+
+
+def test_unknown_choices_are_refused():
+    bound = form(seat_2="grandmaster", turn_seconds="5", variant="chess")
+    assert not bound.is_valid()
+    assert set(bound.errors) == {"seat_2", "turn_seconds", "variant"}
+
+
+def test_turn_time_labels():
+    with translation.override("en"):
+        assert turn_time_label(30) == "30 seconds"
+        assert turn_time_label(86400) == "1 day"
+        assert turn_time_label(3 * 86400) == "3 days"
+        assert turn_time_label(180) == "3 minutes"
+        assert turn_time_label(45) == "45 seconds"

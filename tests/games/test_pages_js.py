@@ -1,0 +1,87 @@
+"""The page scripts' pure helpers (static/js/board.js), run in Node: the replay's client-side
+board reconstruction must give the server's board after every turn."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import services
+from games.engine import best_turn
+from games.selectors import game_get, game_state, position_of
+from games.views import client_strings
+from tests.factories import UserFactory
+from tests.games.factories import make_game
+
+NODE = shutil.which("node")
+BOARD_JS = Path(settings.BASE_DIR) / "static" / "js" / "board.js"
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js to run the page scripts")
+
+
+def run_board_js(expression: str, **values: object) -> object:
+    """Evaluate ``expression`` with ``window.Siesta`` loaded and ``values`` as globals."""
+    script = (
+        "globalThis.window = {};\n"
+        + BOARD_JS.read_text()
+        + "\nconst S = window.Siesta;\n"
+        + "".join(f"const {name} = {json.dumps(value)};\n" for name, value in values.items())
+        + f"process.stdout.write(JSON.stringify({expression}));\n"
+    )
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "-"], input=script, capture_output=True, text=True, timeout=30, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_parse_move_and_back():
+    assert run_board_js('S.parseMove("sf5  RF6 hf7")') == [
+        {"piece": "S", "cell": "F5"},
+        {"piece": "R", "cell": "F6"},
+        {"piece": "H", "cell": "F7"},
+    ]
+    assert run_board_js('S.moveText(S.parseMove("sl12 ra1"))') == "SL12 RA1"
+    for bad in ["", "SF13", "XF5", "SM1", "S5F", "SF0"]:
+        assert run_board_js("S.parseMove(text)", text=bad) is None
+
+
+def test_format_fills_named_placeholders():
+    assert run_board_js('S.format("%(cell)s: roof of seat %(seat)s", {cell: "F5", seat: 2})') == (
+        "F5: roof of seat 2"
+    )
+
+
+@pytest.mark.django_db
+def test_board_after_every_turn_matches_the_server():
+    users = [UserFactory(), UserFactory(), UserFactory()]
+    game = make_game(players=3, users=users)
+    boards = [list(game_get(game.pk).board)]
+    for ply in range(7):
+        game = game_get(game.pk)
+        move = str(best_turn(position_of(game)).turn)
+        mover = users[game.to_move - 1]
+        services.game_move_make(game_id=game.pk, user=mover, move=move, ply=ply)
+        boards.append(list(game_get(game.pk).board))
+    turns = game_state(game_get(game.pk))["turns"]
+    rebuilt = run_board_js(
+        "Array.from({length: turns.length + 1}, (_, ply) => S.boardAfter(turns, ply))",
+        turns=turns,
+    )
+    assert rebuilt == boards
+
+
+@pytest.mark.django_db
+def test_result_words_match_the_server_banner():
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = make_game(users=[alice, bob])
+    services.game_resign(game_id=game.pk, user=alice)
+    state = game_state(game_get(game.pk))
+    strings = json.loads(json.dumps(client_strings(), default=str))
+    words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
+    assert words == {"headline": "Winner: bob", "reason": "The game is over: resignation."}
