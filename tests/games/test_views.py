@@ -245,8 +245,8 @@ def test_game_page_for_the_player_has_board_state_and_controls(client, user, act
     assert content.count('role="gridcell"') == 144
     assert embedded_state(content) == json.loads(json.dumps(game_state(active_game)))
     assert 'id="controls"' in content
-    assert f'data-my-seat="{1}"' in content
-    assert 'data-ws-path="/ws/games/%d/"' % active_game.pk in content
+    assert 'data-my-seat="1"' in content
+    assert f'data-ws-path="/ws/games/{active_game.pk}/"' in content
     assert 'id="game-strings"' in content
     assert "js/game.js" in content
     assert "css/game.css" in content
