@@ -1,0 +1,338 @@
+"""Every write to ratings goes through here.
+
+``game_rate`` runs in the receiver of ``games.signals.game_finished``, inside the transaction that
+finishes the game: the game and its ratings commit or roll back together. A ``RatedGame`` row,
+unique per game, and the unique (game, user, pool) history rows make a second rating of the same
+game impossible; a repeated call returns ``None`` and changes nothing.
+
+``ratings_recompute`` replays every rated game in order (finish time, then game id) from 1500 with
+the same formula and reports, or with ``fix`` repairs, any stored value that differs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from games.selectors import GameOutcome, Participant
+from ratings import elo
+from ratings.models import Pool, RatedGame, Rating, RatingChange, Reason
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """Who counts in a finished game, and why the others don't."""
+
+    reason: Reason
+    """The game's: ``rated`` when ratings change, else why not."""
+    person_reasons: dict[int, Reason]
+    """Seat → reason, for every person (bots have no rating and no history)."""
+
+    @property
+    def counted(self) -> bool:
+        return self.reason == Reason.RATED
+
+    @property
+    def counting_seats(self) -> list[int]:
+        return sorted(seat for seat, r in self.person_reasons.items() if r == Reason.RATED)
+
+
+def game_assess(outcome: GameOutcome) -> Assessment:
+    """Apply the rules of who counts (see the About ratings page) to a finished game."""
+    people = [p for p in outcome.participants if p.is_person]
+    counting = [p for p in people if not p.hinted]
+    if not outcome.rated:
+        reason = Reason.CASUAL
+    elif not outcome.every_player_moved:
+        reason = Reason.ABORTED
+    elif outcome.mode == Pool.TEAMS:
+        teams = {p.team for p in counting}
+        reason = Reason.RATED if teams == {1, 2} else Reason.TOO_FEW
+    else:
+        reason = Reason.RATED if len(counting) >= 2 else Reason.TOO_FEW
+
+    def person_reason(person: Participant) -> Reason:
+        if reason in (Reason.CASUAL, Reason.ABORTED):
+            return reason
+        return Reason.HINT if person.hinted else reason
+
+    return Assessment(reason=reason, person_reasons={p.seat: person_reason(p) for p in people})
+
+
+def _participant_snapshot(participant: Participant) -> dict[str, Any]:
+    return {
+        "seat": participant.seat,
+        "username": participant.username,
+        "bot": participant.bot_level,
+        "team": participant.team,
+        "score": participant.score,
+        "hinted": participant.hinted,
+        "out": bool(participant.out_reason),
+    }
+
+
+def _team_scores(values: Sequence[int] | None) -> dict[int, int] | None:
+    return {1: values[0], 2: values[1]} if values else None
+
+
+def _locked_ratings(user_ids: Iterable[int], pool: str) -> dict[int, Rating]:
+    """The Rating rows of ``user_ids`` in ``pool``, created if missing and locked, in user id
+    order (so two games that share players lock them in the same order)."""
+    user_ids = sorted(set(user_ids))
+    for user_id in user_ids:
+        Rating.objects.get_or_create(user_id=user_id, pool=pool)
+    rows = Rating.objects.select_for_update().filter(user_id__in=user_ids, pool=pool)
+    return {r.user_id: r for r in rows.order_by("user_id")}
+
+
+def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
+    """Rate a finished game once: a history row for every person, and new ratings when the game
+    counts. Returns ``None`` (and changes nothing) when the game was already handled."""
+    if outcome.mode not in Pool.values:
+        raise ValueError(f"Unknown pool {outcome.mode!r}.")
+    assessment = game_assess(outcome)
+    people = [p for p in outcome.participants if p.is_person]
+    with transaction.atomic():
+        if RatedGame.objects.filter(game_id=outcome.game_id).exists():
+            return None
+        try:
+            with transaction.atomic():
+                rated_game = RatedGame.objects.create(
+                    game_id=outcome.game_id,
+                    pool=outcome.mode,
+                    at=outcome.finished_at,
+                    counted=assessment.counted,
+                    reason=assessment.reason,
+                    participants=[_participant_snapshot(p) for p in outcome.participants],
+                    team_scores=outcome.team_scores,
+                )
+        except IntegrityError:
+            return None
+
+        by_seat = {p.seat: p for p in people}
+        changes: dict[int, elo.Change] = {}
+        locked: dict[int, Rating] = {}
+        if assessment.counted:
+            counting = [by_seat[seat] for seat in assessment.counting_seats]
+            locked = _locked_ratings((p.user_id for p in counting if p.user_id), outcome.mode)
+            entrants = [
+                elo.Entrant(
+                    seat=p.seat,
+                    rating=locked[p.user_id].rating,
+                    games=locked[p.user_id].games,
+                    score=p.score,
+                    out=bool(p.out_reason),
+                    team=p.team,
+                )
+                for p in counting
+                if p.user_id
+            ]
+            for change in elo.game_changes(
+                outcome.mode,
+                entrants,
+                team_scores=_team_scores(outcome.team_scores),
+                teams_out=rated_game.teams_out,
+            ):
+                changes[change.seat] = change
+                person = by_seat[change.seat]
+                assert person.user_id is not None
+                _rating_apply(locked[person.user_id], change)
+                locked[person.user_id].save()
+
+        others = [p.user_id for p in people if p.seat not in changes and p.user_id]
+        current = dict(
+            Rating.objects.filter(user_id__in=others, pool=outcome.mode).values_list(
+                "user_id", "rating"
+            )
+        )
+        rows = []
+        for person in people:
+            assert person.user_id is not None
+            change = changes.get(person.seat)
+            before = change.before if change else current.get(person.user_id, elo.START_RATING)
+            rows.append(
+                RatingChange(
+                    rated_game=rated_game,
+                    game_id=outcome.game_id,
+                    user_id=person.user_id,
+                    pool=outcome.mode,
+                    at=outcome.finished_at,
+                    seat=person.seat,
+                    team=person.team,
+                    score=person.score,
+                    out=bool(person.out_reason),
+                    before=before,
+                    after=change.after if change else before,
+                    delta=change.delta if change else 0.0,
+                    k=change.k if change else None,
+                    counted=change is not None,
+                    reason=assessment.person_reasons[person.seat],
+                    result=change.result.value if change else "",
+                )
+            )
+        RatingChange.objects.bulk_create(rows)
+    return rated_game
+
+
+def _rating_apply(rating: Rating, change: elo.Change) -> None:
+    rating.rating = change.after
+    rating.peak = max(rating.peak, change.after)
+    rating.games += 1
+    if change.result == elo.Result.WIN:
+        rating.wins += 1
+    elif change.result == elo.Result.DRAW:
+        rating.draws += 1
+    else:
+        rating.losses += 1
+
+
+# -- replay --------------------------------------------------------------------------------------
+
+RATING_FIELDS = ("rating", "peak", "games", "wins", "draws", "losses")
+HISTORY_FIELDS = ("before", "after", "delta", "k", "result")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A stored value that the replay computes differently."""
+
+    username: str
+    pool: str
+    field: str
+    stored: Any
+    expected: Any
+    game_id: int | None = None
+    """The game of a history row; None for the player's current rating."""
+
+    def __str__(self) -> str:
+        where = f"game {self.game_id}" if self.game_id is not None else "current rating"
+        return (
+            f"{self.username} ({self.pool}, {where}): {self.field} is {self.stored!r}, "
+            f"replay gives {self.expected!r}"
+        )
+
+
+@dataclass
+class RecomputeReport:
+    games: int = 0
+    counted_games: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    fixed: bool = False
+
+
+def _same(stored: Any, expected: Any) -> bool:
+    """Equal, for floats up to a billionth of a point (the replay normally matches exactly)."""
+    if isinstance(stored, float) or isinstance(expected, float):
+        if stored is None or expected is None:
+            return stored is expected
+        return math.isclose(stored, expected, rel_tol=0.0, abs_tol=1e-9)
+    return bool(stored == expected)
+
+
+def ratings_recompute(*, fix: bool = False) -> RecomputeReport:
+    """Replay every rated game from 1500 and compare with what is stored; with ``fix``, write the
+    replayed values over the stored ones."""
+    report = RecomputeReport(fixed=fix)
+    usernames = dict(get_user_model().objects.values_list("pk", "username"))
+    standings: dict[tuple[int, str], Rating] = {}
+
+    def standing(user_id: int, pool: str) -> Rating:
+        key = (user_id, pool)
+        if key not in standings:
+            standings[key] = Rating(user_id=user_id, pool=pool)
+        return standings[key]
+
+    with transaction.atomic():
+        stored_ratings = Rating.objects.all()
+        if fix:
+            stored_ratings = stored_ratings.select_for_update()
+        stored = {(r.user_id, r.pool): r for r in stored_ratings}
+        rated_games = RatedGame.objects.order_by("at", "game_id").prefetch_related("changes")
+        for rated_game in rated_games:
+            report.games += 1
+            rows = sorted(rated_game.changes.all(), key=lambda r: r.seat)
+            counting = [r for r in rows if r.counted]
+            computed: dict[int, elo.Change] = {}
+            if counting:
+                report.counted_games += 1
+                entrants = [
+                    elo.Entrant(
+                        seat=r.seat,
+                        rating=standing(r.user_id, r.pool).rating,
+                        games=standing(r.user_id, r.pool).games,
+                        score=r.score,
+                        out=r.out,
+                        team=r.team,
+                    )
+                    for r in counting
+                ]
+                computed = {
+                    c.seat: c
+                    for c in elo.game_changes(
+                        rated_game.pool,
+                        entrants,
+                        team_scores=_team_scores(rated_game.team_scores),
+                        teams_out=rated_game.teams_out,
+                    )
+                }
+            for row in rows:
+                current = standing(row.user_id, row.pool)
+                change = computed.get(row.seat) if row.counted else None
+                expected = {
+                    "before": change.before if change else current.rating,
+                    "after": change.after if change else current.rating,
+                    "delta": change.delta if change else 0.0,
+                    "k": change.k if change else None,
+                    "result": change.result.value if change else "",
+                }
+                wrong = [f for f in HISTORY_FIELDS if not _same(getattr(row, f), expected[f])]
+                for name in wrong:
+                    report.differences.append(
+                        Difference(
+                            username=usernames.get(row.user_id, str(row.user_id)),
+                            pool=row.pool,
+                            field=name,
+                            stored=getattr(row, name),
+                            expected=expected[name],
+                            game_id=row.game_id,
+                        )
+                    )
+                if wrong and fix:
+                    for name in wrong:
+                        setattr(row, name, expected[name])
+                    row.save(update_fields=wrong)
+            for row in counting:
+                if row.seat in computed:
+                    _rating_apply(standing(row.user_id, row.pool), computed[row.seat])
+
+        for key in sorted(set(standings) | set(stored)):
+            replayed = standings.get(key) or Rating(user_id=key[0], pool=key[1])
+            row = stored.get(key)
+            if row is None and replayed.games == 0:
+                continue
+            target = row or Rating(user_id=key[0], pool=key[1])
+            wrong = [
+                f
+                for f in RATING_FIELDS
+                if row is None or not _same(getattr(target, f), getattr(replayed, f))
+            ]
+            for name in wrong:
+                report.differences.append(
+                    Difference(
+                        username=usernames.get(key[0], str(key[0])),
+                        pool=key[1],
+                        field=name,
+                        stored=getattr(row, name) if row else None,
+                        expected=getattr(replayed, name),
+                    )
+                )
+            if wrong and fix:
+                for name in RATING_FIELDS:
+                    setattr(target, name, getattr(replayed, name))
+                target.save()
+    return report
