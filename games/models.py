@@ -169,3 +169,26 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}@{self.ply}: {self.move}"
+
+
+class Analysis(models.Model):
+    """The engine's look back at a finished game: what each turn scored against the most it could
+    have. One per game; written by the ``analyse_game`` task through ``games.analysis``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        DONE = "done", _("done")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    data = models.JSONField(
+        default=dict, blank=True, help_text='{"turns": [...], "players": [...]} as the API serves.'
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"Analysis of game {self.game_id} ({self.status})"
