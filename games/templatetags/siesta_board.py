@@ -16,10 +16,12 @@ Usage::
 - ``size``: the side of one cell in CSS pixels (the SVG also scales down with its container).
 - ``title``: a caption put before the generated description in the accessible name.
 
-Colours are CSS custom properties with colour-blind friendly fallbacks (Okabe–Ito), so a page can
-restyle every board at once: ``--seat1`` … ``--seat4`` (roofs), ``--seat1-ink`` … ``--seat4-ink``
-(the seat digit on them), ``--board-sun``, ``--board-shadow``, ``--board-bg``, ``--board-line``,
-``--board-label``, ``--board-highlight`` and ``--board-mark``.
+Colours are the CSS custom properties of the game page (``static/css/game.css``), with the same
+values as fallbacks, so a board here looks like the live board and a page can restyle it:
+``--seat-1`` … ``--seat-4`` (roofs, Okabe–Ito: colour-blind friendly), ``--seat-1-text`` …
+``--seat-4-text`` (the seat digit), ``--sun-core``, ``--sun-edge``, ``--shade``, ``--board-bg``,
+``--board-line``, plus this tag's own ``--board-edge``, ``--board-ink``, ``--board-label``,
+``--board-highlight`` and ``--board-mark``.
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ from games.engine.notation import COLUMNS, SIZE
 register = template.Library()
 
 PIECES = ".S#1234"
-SEAT_COLOURS = {1: "#0072B2", 2: "#E69F00", 3: "#009E73", 4: "#CC79A7"}
-"""Okabe–Ito blue, orange, bluish green, reddish purple: told apart with every common kind of
-colour blindness; the seat digit on each roof does not rely on colour at all."""
-SEAT_INKS = {1: "#ffffff", 2: "#1a1a1a", 3: "#1a1a1a", 4: "#1a1a1a"}
+SEAT_COLOURS = {1: "#0072b2", 2: "#d55e00", 3: "#009e73", 4: "#cc79a7"}
+"""Okabe–Ito blue, vermillion, bluish green, reddish purple — the game page's seat colours
+(``static/css/game.css``): told apart with the common kinds of colour blindness, and the seat
+digit on each roof does not rely on colour at all."""
+SEAT_INKS = {1: "#fff", 2: "#000", 3: "#000", 4: "#000"}
 
 Window = tuple[int, int, int, int]
 """Columns and rows, 0-based and inclusive: ``(left, top, right, bottom)``."""
@@ -169,15 +172,15 @@ def _piece(char: str, x: float, y: float, s: float) -> str:
     if char == "S":
         return (
             f'<circle class="sun" cx="{_num(x + s / 2)}" cy="{_num(y + s / 2)}" '
-            f'r="{_num(s * 0.32)}" style="fill:var(--board-sun,#F5C518);'
-            f'stroke:var(--board-sun-edge,#B07800)" stroke-width="{_num(s * 0.06)}"/>'
+            f'r="{_num(s * 0.32)}" style="fill:var(--sun-core,#f0c419);'
+            f'stroke:var(--sun-edge,#b87400)" stroke-width="{_num(s * 0.06)}"/>'
         )
     if char == "#":
         inset = s * 0.1
         return (
             f'<rect class="shadow" x="{_num(x + inset)}" y="{_num(y + inset)}" '
             f'width="{_num(s - 2 * inset)}" height="{_num(s - 2 * inset)}" rx="{_num(s * 0.06)}" '
-            f'style="fill:var(--board-shadow,#2F2B3A)"/>'
+            f'style="fill:var(--shade,#2a2638)"/>'
         )
     seat = int(char)
     points = [(0.5, 0.1), (0.92, 0.46), (0.84, 0.46), (0.84, 0.9), (0.16, 0.9), (0.16, 0.46)]
@@ -185,12 +188,12 @@ def _piece(char: str, x: float, y: float, s: float) -> str:
     outline = " ".join(f"{_num(x + px * s)},{_num(y + py * s)}" for px, py in points)
     return (
         f'<g class="roof seat-{seat}">'
-        f'<polygon points="{outline}" style="fill:var(--seat{seat},{SEAT_COLOURS[seat]});'
+        f'<polygon points="{outline}" style="fill:var(--seat-{seat},{SEAT_COLOURS[seat]});'
         f'stroke:var(--board-ink,#2E2620)" stroke-width="{_num(max(s * 0.035, 1))}" '
         f'stroke-linejoin="round"/>'
         f'<text x="{_num(x + s / 2)}" y="{_num(y + s * 0.7)}" text-anchor="middle" '
         f'dominant-baseline="middle" font-size="{_num(s * 0.4)}" font-weight="700" '
-        f'style="fill:var(--seat{seat}-ink,{SEAT_INKS[seat]})">{seat}</text></g>'
+        f'style="fill:var(--seat-{seat}-text,{SEAT_INKS[seat]})">{seat}</text></g>'
     )
 
 
@@ -226,7 +229,7 @@ def render_board_svg(
         f'font-family="system-ui, sans-serif">',
         f"<title>{escape(label)}</title>",
         f'<rect x="{pad}" y="{pad}" width="{_num(columns * s)}" height="{_num(lines * s)}" '
-        f'style="fill:var(--board-bg,#F3E3C3);stroke:var(--board-line,#A88B5C)"/>',
+        f'style="fill:var(--board-bg,#f6e7c8);stroke:var(--board-edge,#a88b5c)"/>',
     ]
     label_style = f'font-size="{_num(s * 0.38)}" style="fill:var(--board-label,#6B5D50)"'
     for i in range(columns):
@@ -238,7 +241,7 @@ def render_board_svg(
         if i:
             parts.append(
                 f'<line x1="{_num(pad + i * s)}" y1="{pad}" x2="{_num(pad + i * s)}" '
-                f'y2="{_num(pad + lines * s)}" style="stroke:var(--board-line,#A88B5C)" '
+                f'y2="{_num(pad + lines * s)}" style="stroke:var(--board-line,#d8bf8f)" '
                 f'stroke-width="0.5"/>'
             )
     for j in range(lines):
@@ -250,7 +253,7 @@ def render_board_svg(
         if j:
             parts.append(
                 f'<line x1="{pad}" y1="{_num(pad + j * s)}" x2="{_num(pad + columns * s)}" '
-                f'y2="{_num(pad + j * s)}" style="stroke:var(--board-line,#A88B5C)" '
+                f'y2="{_num(pad + j * s)}" style="stroke:var(--board-line,#d8bf8f)" '
                 f'stroke-width="0.5"/>'
             )
     for r in range(top, bottom + 1):
