@@ -181,7 +181,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
+            # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -198,7 +200,12 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
+    "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},
 }
+# Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
+# in background threads and the beat schedule above in a daemon thread (games/tasks.py).
+SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
+SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
