@@ -14,18 +14,18 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-from siesta_site.routing import websocket_urlpatterns
+from siesta_site.routing import same_origin_validator, websocket_urlpatterns
 
 application = ProtocolTypeRouter(
     {
         # In development static files come straight from the finders; in production WhiteNoise
         # serves the collected files.
         "http": ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        # A foreign Origin is refused; scripts, which send none, sign in with a token (routing.py).
+        "websocket": same_origin_validator(
             # types-channels types routes as its private _ExtendedURLPattern, not django's path().
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
         ),

@@ -1,0 +1,326 @@
+"""Live play over a WebSocket: ``/ws/games/{id}/`` of API.md.
+
+The consumer is an interface, like a view: it reads a message, calls a service or a selector in a
+worker thread (``database_sync_to_async``) and shapes the answer. Writes go through
+``games.services``, which push each new state to the game's group on commit; the ``game.state``
+events carry the whole state, so their handler never queries.
+
+Every refusal, from a malformed frame to an illegal move, is an ``error`` message to the sender
+alone; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest
+from django.utils import translation
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from games import realtime, services
+from games.engine import EngineError, IllegalMoveError, Turn
+from games.models import Game
+from games.selectors import game_get, game_seats, game_state, position_of
+
+MAX_MESSAGE_BYTES = 4096
+"""Frames larger than this are refused: a move message is well under 200 bytes."""
+
+CLOSE_UNKNOWN_GAME = 4404
+
+Message = dict[str, Any]
+
+
+class MessageError(Exception):
+    """A message the consumer refuses before it reaches a service."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# -- reads and checks run in a worker thread ----------------------------------------------------
+
+
+def _current_state(game_id: int) -> dict[str, Any] | None:
+    try:
+        return game_state(game_get(game_id))
+    except Game.DoesNotExist:
+        return None
+
+
+def _user_for_token(key: str) -> AbstractBaseUser | None:
+    token = Token.objects.select_related("user").filter(key=key).first()
+    if token is None or not token.user.is_active:
+        return None
+    user: AbstractBaseUser = token.user
+    return user
+
+
+def _turn_preview(
+    *, game_id: int, user: AbstractBaseUser | None, move: str, ply: int | None
+) -> Message:
+    """Check a turn in progress for the player to move; nothing is stored.
+
+    Refusals are the services' own errors, so a check and the move it previews answer alike. A
+    whole turn (three placements, or fewer that end the game) must also score, as a move must."""
+    try:
+        game = game_get(game_id)
+    except Game.DoesNotExist:
+        raise services.NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+    seats = game_seats(game)
+    # The same who-may-move rules as a move; read without a lock, as nothing is written.
+    services._check_turn(game, seats, user)
+    if ply is not None and ply != game.ply:
+        raise services.StalePly(
+            _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
+            ply=game.ply,
+        )
+    position = position_of(game, seats)
+    try:
+        placements = len(Turn.parse(move).placements)
+        points, ended = position.preview(move)
+        complete = ended is not None or placements == 3
+        if complete:
+            position.check(move)
+    except IllegalMoveError as exc:
+        raise services.InvalidMove(str(exc), cell=exc.cell) from None
+    except EngineError as exc:
+        raise services.InvalidMove(str(exc)) from None
+    return {
+        "points": list(points),
+        "complete": complete,
+        "ends_game": ended is not None,
+    }
+
+
+def _language_of(scope: Any) -> str:
+    """The language the page uses: the language cookie, else the browser's Accept-Language."""
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies", {}))
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin1")
+    return translation.get_language_from_request(request)
+
+
+def _game_id_of(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
+# -- the consumer -------------------------------------------------------------------------------
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    """One watcher (player or spectator) of one game."""
+
+    game_id: int | None
+    user: AbstractBaseUser | None
+    """The signed-in user (by session cookie or ``auth`` message); None for anonymous watchers."""
+    version: int
+    """The version of the last state sent; older or repeated broadcasts are not sent again."""
+
+    async def connect(self) -> None:
+        self.game_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["game_id"]))
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.language = _language_of(self.scope)
+        self.version = -1
+        self.joined = False
+        self.auth_allowed = True
+        await self.accept()
+        if self.game_id is not None:
+            # Join before reading, so that no change between the read and the join is missed.
+            await self.channel_layer.group_add(realtime.game_group(self.game_id), self.channel_name)
+            self.joined = True
+            state = await database_sync_to_async(_current_state)(self.game_id)
+            if state is not None:
+                await self._send_state(state, state["version"])
+                return
+            await self.channel_layer.group_discard(
+                realtime.game_group(self.game_id), self.channel_name
+            )
+            self.joined = False
+        with translation.override(self.language):
+            await self._send_error(
+                _("There is no game %(id)s.") % {"id": self.scope["url_route"]["kwargs"]["game_id"]}
+            )
+        await self.close(code=CLOSE_UNKNOWN_GAME)
+
+    async def disconnect(self, code: int) -> None:
+        if self.joined and self.game_id is not None:
+            await self.channel_layer.group_discard(
+                realtime.game_group(self.game_id), self.channel_name
+            )
+            self.joined = False
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if not self.joined:
+            return  # a frame that raced the 4404 close of an unknown game
+        with translation.override(self.language):
+            size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+            if size > MAX_MESSAGE_BYTES:
+                await self._send_error(
+                    _("Message too large: the limit is %(limit)s bytes.")
+                    % {"limit": MAX_MESSAGE_BYTES}
+                )
+                return
+            if text_data is None:
+                await self._send_error(_("Send JSON text frames, not binary ones."))
+                return
+            try:
+                content = await self.decode_json(text_data)
+            except ValueError:
+                await self._send_error(_("The message is not valid JSON."))
+                return
+            await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        message_id = content.get("id") if isinstance(content, dict) else None
+        try:
+            if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+                raise MessageError(_('Send a JSON object with a "type".'))
+            handler = self._handlers.get(content["type"])
+            if handler is None:
+                raise MessageError(_("Unknown message type %(type)s.") % {"type": content["type"]})
+            if content["type"] != "auth":
+                self.auth_allowed = False
+            await handler(self, content)
+        except MessageError as exc:
+            await self._send_error(exc.message, message_id=message_id)
+        except services.GameServiceError as exc:
+            await self._send_error(exc.message, cell=exc.cell, ply=exc.ply, message_id=message_id)
+
+    # -- client messages --------------------------------------------------------------------------
+
+    async def _on_auth(self, content: Message) -> None:
+        """Scripts sign in with their API token as their first message (never in the URL)."""
+        if self.user is not None:
+            raise MessageError(_("This connection is already signed in."))
+        if not self.auth_allowed:
+            raise MessageError(_("Send auth as the first message."))
+        key = _string_field(content, "token")
+        user = await database_sync_to_async(_user_for_token)(key)
+        if user is None:  # the client may try again with another token
+            raise MessageError(_("Invalid token."))
+        self.user = user
+        await self.send_json({"type": "auth", "username": user.get_username()})
+
+    async def _on_sync(self, content: Message) -> None:
+        state = await database_sync_to_async(_current_state)(self._game_id)
+        if state is None:
+            raise services.NotFound(_("There is no game %(id)s.") % {"id": self._game_id})
+        await self._send_state(state, state["version"], force=True)
+
+    async def _on_move(self, content: Message) -> None:
+        move = _string_field(content, "move")
+        ply = _int_field(content, "ply")
+        result = await database_sync_to_async(services.game_move_make)(
+            game_id=self._game_id, user=self.user, move=move, ply=ply
+        )
+        # The new state reaches everyone, this sender too, through the group.
+        await self.send_json(
+            {"type": "ack", "id": content.get("id"), "ply": result.ply, "points": result.points}
+        )
+
+    async def _on_hint(self, content: Message) -> None:
+        hint = await database_sync_to_async(services.game_hint)(
+            game_id=self._game_id, user=self._player
+        )
+        await self.send_json(
+            {
+                "type": "hint",
+                "id": content.get("id"),
+                "move": hint["move"],
+                "points": hint["points"],
+            }
+        )
+
+    async def _on_resign(self, content: Message) -> None:
+        await database_sync_to_async(services.game_resign)(game_id=self._game_id, user=self._player)
+
+    async def _on_check(self, content: Message) -> None:
+        move = _string_field(content, "move")
+        ply = _int_field(content, "ply") if "ply" in content else None
+        preview = await database_sync_to_async(_turn_preview)(
+            game_id=self._game_id, user=self.user, move=move, ply=ply
+        )
+        await self.send_json({"type": "check", "id": content.get("id"), "ok": True, **preview})
+
+    # Named _on_<type>: a bare ``_sync`` would shadow ``AsyncConsumer._sync`` and make the consumer
+    # wrap its sends for a synchronous one.
+    _handlers = {
+        "auth": _on_auth,
+        "sync": _on_sync,
+        "move": _on_move,
+        "hint": _on_hint,
+        "resign": _on_resign,
+        "check": _on_check,
+    }
+
+    # -- group events -----------------------------------------------------------------------------
+
+    async def game_state(self, event: Message) -> None:
+        """A ``game.state`` event from ``games.realtime.broadcast_game_state``."""
+        await self._send_state(event["game"], event["version"])
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    @property
+    def _game_id(self) -> int:
+        assert self.game_id is not None  # connect() closed the socket otherwise
+        return self.game_id
+
+    @property
+    def _player(self) -> AbstractBaseUser:
+        """The signed-in user; anonymous watchers get the services' refusal for non-players."""
+        if self.user is None:
+            raise services.NotAllowed(_("You are not playing in this game."))
+        return self.user
+
+    async def _send_state(self, game: dict[str, Any], version: int, *, force: bool = False) -> None:
+        if version <= self.version and not force:
+            return
+        self.version = max(self.version, version)
+        await self.send_json({"type": "state", "game": game, "version": version})
+
+    async def _send_error(
+        self,
+        text: str,
+        *,
+        cell: str | None = None,
+        ply: int | None = None,
+        message_id: Any = None,
+    ) -> None:
+        error: Message = {"type": "error", "error": text, "cell": cell, "id": message_id}
+        if ply is not None:
+            error["ply"] = ply
+        await self.send_json(error)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return json.dumps(content, ensure_ascii=False)
+
+
+def _string_field(content: Message, name: str) -> str:
+    value = content.get(name)
+    if name not in content:
+        raise MessageError(_("The field %(field)s is missing.") % {"field": name})
+    if not isinstance(value, str):
+        raise MessageError(_("The field %(field)s must be a string.") % {"field": name})
+    return value
+
+
+def _int_field(content: Message, name: str) -> int:
+    value = content.get(name)
+    if name not in content:
+        raise MessageError(_("The field %(field)s is missing.") % {"field": name})
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MessageError(_("The field %(field)s must be a whole number.") % {"field": name})
+    return value
