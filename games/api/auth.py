@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate, get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -43,7 +45,7 @@ class _NoCredentialsApi(SiestaApi):
 
 class RegisterApi(_NoCredentialsApi):
     @extend_schema_serializer(component_name="RegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
         password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
 
@@ -52,7 +54,7 @@ class RegisterApi(_NoCredentialsApi):
                 raise serializers.ValidationError(USERNAME_TAKEN)
             return value
 
-        def validate(self, attrs: dict) -> dict:
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             candidate = User(username=attrs["username"])
             try:
                 password_validation.validate_password(attrs["password"], user=candidate)
@@ -61,7 +63,7 @@ class RegisterApi(_NoCredentialsApi):
             return attrs
 
     @extend_schema_serializer(component_name="RegisterOutput")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()
         token = serializers.CharField(help_text="Send as 'Authorization: Token <token>'.")
 
@@ -86,12 +88,12 @@ class RegisterApi(_NoCredentialsApi):
 
 class TokenApi(_NoCredentialsApi):
     @extend_schema_serializer(component_name="TokenInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
 
     @extend_schema_serializer(component_name="TokenOutput")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         token = serializers.CharField(help_text="Send as 'Authorization: Token <token>'.")
 
     @extend_schema(

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,3 +30,11 @@ class SiestaApi(APIView):
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return api_exception_handler
+
+
+def signed_in_user(request: Request) -> AbstractBaseUser:
+    """The caller of a write (the permission class has already turned anonymous callers away)."""
+    user = request.user
+    if not isinstance(user, AbstractBaseUser):
+        raise NotAuthenticated()
+    return user

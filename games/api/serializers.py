@@ -7,13 +7,15 @@ the two in step.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from games.models import Game, Seat
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=1, max_value=4)
     username = serializers.CharField(allow_null=True)
     bot = serializers.ChoiceField(choices=Seat.BotLevel.choices, allow_null=True)
@@ -25,12 +27,12 @@ class SeatSerializer(serializers.Serializer):
     out_reason = serializers.ChoiceField(choices=Seat.OutReason.choices, allow_null=True)
 
 
-class SupplySerializer(serializers.Serializer):
+class SupplySerializer(serializers.Serializer[Any]):
     suns = serializers.IntegerField()
     shadows = serializers.IntegerField()
 
 
-class TurnSerializer(serializers.Serializer):
+class TurnSerializer(serializers.Serializer[Any]):
     ply = serializers.IntegerField(help_text="The game's ply once this turn was played (1..).")
     seat = serializers.IntegerField()
     move = serializers.CharField(help_text="Like SF5 RF6 HF7.")
@@ -39,14 +41,14 @@ class TurnSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(serializers.Serializer[Any]):
     end_reason = serializers.ChoiceField(choices=Game.EndReason.choices)
     winners = serializers.ListField(child=serializers.IntegerField(), help_text="Seats.")
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     team_scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     players = serializers.IntegerField(min_value=2, max_value=4)
@@ -71,17 +73,17 @@ class GameSerializer(serializers.Serializer):
     result = ResultSerializer(allow_null=True)
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     error = serializers.CharField()
 
 
 @extend_schema_serializer(component_name="IllegalMoveError")
-class IllegalMoveErrorSerializer(serializers.Serializer):
+class IllegalMoveErrorSerializer(serializers.Serializer[Any]):
     error = serializers.CharField()
     cell = serializers.CharField(allow_null=True, help_text="The cell at fault, like F5.")
 
 
 @extend_schema_serializer(component_name="StalePlyError")
-class StalePlyErrorSerializer(serializers.Serializer):
+class StalePlyErrorSerializer(serializers.Serializer[Any]):
     error = serializers.CharField()
     ply = serializers.IntegerField(help_text="The game's current ply.")

@@ -4,18 +4,19 @@ the answer; errors take the shape described in ``games.api.errors``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
+from rest_framework.pagination import BasePagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from games import selectors, services
-from games.api.base import SiestaApi
+from games.api.base import SiestaApi, signed_in_user
 from games.api.serializers import (
     ErrorSerializer,
     GameSerializer,
@@ -57,23 +58,23 @@ NOT_YOUR_TURN = (
 
 
 @extend_schema_serializer(component_name="BotSeat")
-class BotSeatSerializer(serializers.Serializer):
+class BotSeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=2, max_value=4)
     level = serializers.ChoiceField(choices=Seat.BotLevel.choices)
 
 
 class GameListCreateApi(SiestaApi):
-    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+    pagination_class = cast(type[BasePagination], api_settings.DEFAULT_PAGINATION_CLASS)
 
     @extend_schema_serializer(component_name="GameFilter")
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(serializers.Serializer[Any]):
         status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
         player = serializers.CharField(
             max_length=150, required=False, allow_blank=True, help_text="A username."
         )
 
     @extend_schema_serializer(component_name="GameCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         players = serializers.IntegerField(min_value=2, max_value=4, default=2)
         mode = serializers.ChoiceField(
             choices=Game.Mode.choices, default=Game.Mode.FFA, help_text="Teams need 4 players."
@@ -85,8 +86,11 @@ class GameListCreateApi(SiestaApi):
         turn_seconds = serializers.IntegerField(
             min_value=10, max_value=MAX_TURN_SECONDS, default=120
         )
-        bots = BotSeatSerializer(
-            many=True, default=list, max_length=3, help_text="Seats (2..players) played by bots."
+        bots = serializers.ListField(
+            child=BotSeatSerializer(),
+            default=list,
+            max_length=3,
+            help_text="Seats (2..players) played by bots.",
         )
 
     @extend_schema(
@@ -100,7 +104,7 @@ class GameListCreateApi(SiestaApi):
         filters.is_valid(raise_exception=True)
         games = selectors.game_list(**filters.validated_data)
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(games, request, view=self)
+        page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response([selectors.game_state(game) for game in page])
 
     @extend_schema(
@@ -118,7 +122,7 @@ class GameListCreateApi(SiestaApi):
         data.is_valid(raise_exception=True)
         options = dict(data.validated_data)
         bots = [services.BotSpec(**bot) for bot in options.pop("bots")]
-        game = services.game_create(user=request.user, bots=bots, **options)
+        game = services.game_create(user=signed_in_user(request), bots=bots, **options)
         return Response(_game_state(game.pk), status=status.HTTP_201_CREATED)
 
 
@@ -146,20 +150,20 @@ class GameJoinApi(SiestaApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_join(game_id=game_id, user=request.user)
+        services.game_join(game_id=game_id, user=signed_in_user(request))
         return Response(_game_state(game_id))
 
 
 class GameMoveApi(SiestaApi):
     @extend_schema_serializer(component_name="MoveInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         move = serializers.CharField(max_length=100, help_text="Like SF5 RF6 HF7.")
         ply = serializers.IntegerField(
             min_value=0, help_text="The game's current ply (turns played so far)."
         )
 
     @extend_schema_serializer(component_name="MoveOutput")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         ply = serializers.IntegerField(help_text="The game's ply after this turn.")
         points = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
 
@@ -189,14 +193,16 @@ class GameMoveApi(SiestaApi):
     def post(self, request: Request, game_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        result = services.game_move_make(game_id=game_id, user=request.user, **data.validated_data)
+        result = services.game_move_make(
+            game_id=game_id, user=signed_in_user(request), **data.validated_data
+        )
         output = self.OutputSerializer({"ply": result.ply, "points": result.points})
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 class GameHintApi(SiestaApi):
     @extend_schema_serializer(component_name="Hint")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         move = serializers.CharField(allow_null=True, help_text="A best turn, like SF5 RF6 HF7.")
         points = serializers.IntegerField(help_text="What that turn scores for the caller.")
 
@@ -216,7 +222,7 @@ class GameHintApi(SiestaApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        hint = services.game_hint(game_id=game_id, user=request.user)
+        hint = services.game_hint(game_id=game_id, user=signed_in_user(request))
         return Response(self.OutputSerializer(hint).data)
 
 
@@ -237,7 +243,7 @@ class GameResignApi(SiestaApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_resign(game_id=game_id, user=request.user)
+        services.game_resign(game_id=game_id, user=signed_in_user(request))
         return Response(_game_state(game_id))
 
 
@@ -246,13 +252,13 @@ class GameRecordApi(SiestaApi):
     renderer_classes = [JSONRenderer]
 
     @extend_schema_serializer(component_name="RecordFilter")
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(serializers.Serializer[Any]):
         download = serializers.BooleanField(
             default=False, help_text="Answer as an attachment named siesta-game-<id>.json."
         )
 
     @extend_schema_serializer(component_name="GameRecord")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         players = serializers.IntegerField()
         variant = serializers.ChoiceField(choices=Game.Variant.choices)
         moves = serializers.ListField(child=serializers.CharField())

@@ -83,6 +83,7 @@ def test_create_a_team_game(alice):
         ({"bots": [{"seat": 1, "level": "easy"}]}, "bots"),
         ({"bots": [{"level": "easy"}]}, "bots"),
         ({"bots": "easy"}, "bots"),
+        ({"players": 4, "bots": [{"seat": 2, "level": "easy"}] * 4}, "bots"),
     ],
 )
 def test_create_refuses_bad_options_with_field_errors(alice, data, field):
@@ -93,6 +94,17 @@ def test_create_refuses_bad_options_with_field_errors(alice, data, field):
     assert field in body
     assert body["error"].startswith(f"{field}")
     assert not Game.objects.exists()
+
+
+def test_create_error_names_the_nested_field(alice):
+    response = token_client(alice).post(
+        GAMES, {"players": 3, "bots": [{"seat": 2, "level": "genius"}]}, format="json"
+    )
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == 'bots.0.level: "genius" is not a valid choice.'
+    assert body["bots"] == {"0": {"level": ['"genius" is not a valid choice.']}}
 
 
 @pytest.mark.parametrize(
