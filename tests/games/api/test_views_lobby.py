@@ -192,6 +192,18 @@ def test_list_is_paginated_newest_first(anon):
     assert first["results"][0] == selectors.game_state(selectors.game_get(games[-1].pk))
 
 
+def test_list_reads_a_page_in_a_few_queries(anon, django_assert_max_num_queries):
+    for _ in range(3):
+        game = make_game()
+        client = token_client(game.seats.get(seat=1).user)
+        client.post(game_url(game.pk, "moves"), {"move": "SA1 RB1 HC1", "ply": 0}, format="json")
+
+    with django_assert_max_num_queries(5):  # count, games, seats, users, turns
+        response = anon.get(GAMES)
+
+    assert len(response.json()["results"]) == 3
+
+
 def test_list_filters_by_status_and_player(anon, alice, bob):
     open_game = make_game(users=[alice], start=False)
     active = make_game(users=[alice, bob])
