@@ -136,6 +136,8 @@
       case "hint":
         if (pending && pending.id === message.id) pending = null;
         hint = message.move ? S.parseMove(message.move) || [] : [];
+        // Offer the hint in the text box: Check, then Confirm plays it.
+        if (message.move && $("notation-input")) $("notation-input").value = message.move;
         showMessage(
           message.move
             ? S.format(strings.hint_shown, { move: message.move, points: message.points })

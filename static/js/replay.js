@@ -151,31 +151,39 @@
     return element;
   }
 
-  function niceMax(value) {
-    if (value <= 5) return 5;
-    const step = 10 ** Math.floor(Math.log10(value));
-    for (const factor of [1, 2, 2.5, 5, 10]) {
-      if (factor * step >= value) return factor * step;
+  /** Whole-number axis: a step of 1, 2, 5, 10, 20, 25, 50, … giving at most five intervals. */
+  function axisScale(value) {
+    const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
+    const step = steps.find((candidate) => value / candidate <= 5) || Math.ceil(value / 5);
+    return { step, top: Math.max(step, Math.ceil(value / step) * step) };
+  }
+
+  /** Spread labels at the lines' ends so that they do not overlap (at least `gap` apart). */
+  function spreadLabels(positions, gap) {
+    const order = positions.map((y, index) => ({ y, index })).sort((a, b) => a.y - b.y);
+    for (let i = 1; i < order.length; i += 1) {
+      order[i].y = Math.max(order[i].y, order[i - 1].y + gap);
     }
-    return value;
+    const spread = [];
+    for (const item of order) spread[item.index] = item.y;
+    return spread;
   }
 
   function drawChart() {
     const root = $("score-chart");
     if (!root) return;
     root.replaceChildren();
-    const top = niceMax(Math.max(1, ...scores.flat()));
+    const { step, top } = axisScale(Math.max(1, ...scores.flat()));
     const plotWidth = chart.width - chart.left - chart.right;
     const plotHeight = chart.height - chart.top - chart.bottom;
     const x = (p) => chart.left + (total ? (p / total) * plotWidth : 0);
     const y = (value) => chart.top + plotHeight - (value / top) * plotHeight;
 
     const grid = svg("g", { class: "chart-grid" }, root);
-    for (let i = 0; i <= 4; i += 1) {
-      const value = (top / 4) * i;
+    for (let value = 0; value <= top; value += step) {
       svg("line", { x1: chart.left, x2: chart.width - chart.right, y1: y(value), y2: y(value) }, grid);
       const label = svg("text", { x: chart.left - 6, y: y(value) + 4, class: "chart-label chart-label-y" }, grid);
-      label.textContent = Number.isInteger(value) ? value : value.toFixed(1);
+      label.textContent = value;
     }
     const xStep = Math.max(1, Math.ceil(total / 10));
     for (let p = 0; p <= total; p += xStep) {
@@ -185,14 +193,11 @@
     const axis = svg("text", { x: chart.width - chart.right, y: chart.height - 1, class: "chart-axis" }, grid);
     axis.textContent = strings.replay.turn_axis;
 
+    const ends = spreadLabels(scores[total].map((score) => y(score) + 4), 12);
     for (let seat = 0; seat < seatCount; seat += 1) {
       const points = scores.map((row, p) => x(p).toFixed(1) + "," + y(row[seat]).toFixed(1)).join(" ");
       svg("polyline", { points, class: "chart-line seat-" + (seat + 1) }, root);
-      const end = svg("text", {
-        x: x(total) + 4,
-        y: y(scores[total][seat]) + 4,
-        class: "chart-end seat-" + (seat + 1),
-      }, root);
+      const end = svg("text", { x: x(total) + 6, y: ends[seat], class: "chart-end seat-" + (seat + 1) }, root);
       end.textContent = seat + 1;
     }
 
