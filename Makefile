@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test lint fmt typecheck worker beat
+.PHONY: venv run test lint fmt typecheck worker beat messages
 
 venv: $(VENV)/.installed
 
@@ -37,3 +37,14 @@ worker: venv
 
 beat: venv
 	$(BIN)/celery -A siesta_site beat -l info
+
+# Translations: collect every string into locale/<lang>/LC_MESSAGES/*.po (existing translations
+# are kept; new or changed strings come out empty or fuzzy), then compile the .mo files. Translate
+# the empty and fuzzy entries, run `make messages` again, and commit the .po and .mo files.
+LOCALES := -l es -l de -l it -l fr
+I18N_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=node_modules --ignore=htmlcov
+
+messages: venv
+	$(BIN)/python manage.py makemessages $(LOCALES) --no-obsolete $(I18N_IGNORE)
+	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES) --no-obsolete $(I18N_IGNORE)
+	$(BIN)/python manage.py compilemessages $(LOCALES) $(I18N_IGNORE)
