@@ -263,7 +263,7 @@ def client_strings() -> dict[str, Any]:
         "empty_seat": _("Waiting for a player…"),
         "you": _("you"),
         "score": _("Score"),
-        "roofs_left": _("Roofs left"),
+        "roofs_left": _("Roofs left: %(count)s"),
         "hinted": _("Used a hint: this game does not count for their rating"),
         "out": {"resigned": _("resigned"), "timeout": _("time ran out")},
         "to_move": _("to move"),

@@ -223,7 +223,9 @@
       }
       const roofs = document.createElement("span");
       roofs.className = "roofs-left";
-      roofs.textContent = s.roofs_left + ": " + (options.roofs ? options.roofs[index] : seat.roofs_left);
+      roofs.textContent = format(s.roofs_left, {
+        count: options.roofs ? options.roofs[index] : seat.roofs_left,
+      });
       details.appendChild(roofs);
       if (seat.hinted) {
         const hint = badge("badge-hint", "💡", s.hinted);

@@ -173,6 +173,9 @@
     const root = $("score-chart");
     if (!root) return;
     root.replaceChildren();
+    // Draw at the width shown, so that the labels keep their size on a phone.
+    chart.width = Math.round(Math.min(640, Math.max(300, root.clientWidth || 640)));
+    root.setAttribute("viewBox", "0 0 " + chart.width + " " + chart.height);
     const { step, top } = axisScale(Math.max(1, ...scores.flat()));
     const plotWidth = chart.width - chart.left - chart.right;
     const plotHeight = chart.height - chart.top - chart.bottom;
@@ -296,6 +299,11 @@
   }
   const chartElement = $("score-chart");
   if (chartElement) chartElement.addEventListener("click", chartClick);
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    window.clearTimeout(resizeTimer);
+    resizeTimer = window.setTimeout(drawChart, 150);
+  });
 
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
