@@ -1,5 +1,18 @@
 """REST API routes of the ratings app, included under /api/."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from ratings import api
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path(
+        "ratings/leaderboard/",
+        api.LeaderboardApi.as_view(),
+        name="api-ratings-leaderboard",
+    ),
+    path(
+        "users/<str:username>/ratings/",
+        api.UserRatingsApi.as_view(),
+        name="api-user-ratings",
+    ),
+]

@@ -1,5 +1,11 @@
 """Page routes of the ratings app, included at the site root."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from ratings import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("ratings/about/", views.about, name="ratings_about"),
+    path("users/<str:username>/", views.profile, name="profile"),
+]

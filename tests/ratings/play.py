@@ -6,6 +6,7 @@ from games import services
 from games.engine import best_turn
 from games.models import Game
 from games.selectors import game_get, game_seats, position_of
+from tests.games.factories import make_game
 
 
 def play_turn(game_id: int, *, hint: bool = False) -> None:
@@ -47,3 +48,12 @@ def play_to_end(game: Game, *, hint_seats: frozenset[int] = frozenset()) -> Game
 
 def user_at(game: Game, seat: int):
     return game.seats.get(seat=seat).user
+
+
+def resigned_game(users, resigner, **options) -> Game:
+    """A game of ``users`` (and more when the game needs them) where everyone moves once, then
+    ``resigner`` resigns."""
+    game = make_game(users=users, **options)
+    play_round(game)
+    services.game_resign(game_id=game.pk, user=resigner)
+    return game

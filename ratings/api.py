@@ -1,0 +1,131 @@
+"""REST API of ratings (API.md, "Ratings"): thin views over ``ratings.selectors``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import ErrorSerializer
+from ratings import selectors
+from ratings.models import Pool, Reason, Result
+
+
+class RatingField(serializers.FloatField):
+    """Ratings are stored unrounded; the API gives two decimals."""
+
+    def to_representation(self, value: float) -> Any:
+        return round(float(value), 2)
+
+
+def _mode_parameter(*, description: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        "mode",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        enum=Pool.values,
+        description=description,
+    )
+
+
+def _bad_mode(value: str) -> Response:
+    return Response(
+        {"error": _("Unknown mode %(mode)s: use ffa or teams.") % {"mode": value}},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+class LeaderboardPagination(PageNumberPagination):
+    page_size = selectors.LEADERBOARD_PAGE_SIZE
+
+
+class LeaderboardApi(APIView):
+    """The leaderboard of a pool, best first."""
+
+    permission_classes = [AllowAny]
+    pagination_class = LeaderboardPagination
+
+    @extend_schema_serializer(component_name="LeaderboardEntry")
+    class OutputSerializer(serializers.Serializer[Any]):
+        rank = serializers.IntegerField()
+        username = serializers.CharField(source="user.username")
+        rating = RatingField()
+        games = serializers.IntegerField(help_text="Counted games.")
+        provisional = serializers.BooleanField(help_text="Fewer than 20 counted games.")
+        wins = serializers.IntegerField()
+        draws = serializers.IntegerField()
+        losses = serializers.IntegerField()
+
+    @extend_schema(
+        operation_id="ratings_leaderboard",
+        tags=["ratings"],
+        parameters=[_mode_parameter(description="The rating pool (default ffa).")],
+        responses={200: OutputSerializer(many=True), 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        mode = request.query_params.get("mode")
+        try:
+            pool = selectors.pool_parse(mode)
+        except ValueError:
+            return _bad_mode(mode or "")
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.leaderboard(pool=pool), request, view=self)
+        assert page is not None
+        data = self.OutputSerializer(page, many=True).data
+        return paginator.get_paginated_response(data)
+
+
+class UserRatingsApi(APIView):
+    """A player's rating history, oldest first: one entry per finished game they played."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema_serializer(component_name="RatingHistoryEntry")
+    class OutputSerializer(serializers.Serializer[Any]):
+        game = serializers.IntegerField(source="game_id")
+        at = serializers.DateTimeField()
+        mode = serializers.ChoiceField(source="pool", choices=Pool.choices)
+        before = RatingField()
+        after = RatingField()
+        delta = RatingField()
+        counted = serializers.BooleanField()
+        reason = serializers.ChoiceField(choices=Reason.choices)
+        result = serializers.ChoiceField(
+            choices=Result.choices, allow_null=True, help_text="Null when not counted."
+        )
+
+        def to_representation(self, instance: Any) -> dict[str, Any]:
+            data = super().to_representation(instance)
+            data["result"] = data["result"] or None
+            return data
+
+    @extend_schema(
+        operation_id="user_ratings",
+        tags=["ratings"],
+        parameters=[_mode_parameter(description="Only this pool (default: both).")],
+        responses={200: OutputSerializer(many=True), 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        mode = request.query_params.get("mode")
+        try:
+            pool = selectors.pool_parse(mode, default="")
+        except ValueError:
+            return _bad_mode(mode or "")
+        try:
+            user = selectors.user_get(username=username)
+        except get_user_model().DoesNotExist:
+            return Response(
+                {"error": _("There is no player %(username)s.") % {"username": username}},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        rows = selectors.rating_history(user=user, pool=pool or None)
+        return Response(self.OutputSerializer(rows, many=True).data)

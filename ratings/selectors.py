@@ -1,0 +1,278 @@
+"""Reads of ratings: leaderboards, a player's standings and history, the rating chart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import Rank
+
+from games.models import Seat
+from games.selectors import game_list, game_state
+from ratings import elo
+from ratings.models import Pool, Rating, RatingChange
+
+LEADERBOARD_PAGE_SIZE = 25
+
+
+def leaderboard_min_games() -> int:
+    """Counted games a player needs to appear (setting ``RATINGS_LEADERBOARD_MIN_GAMES``)."""
+    return max(1, int(getattr(settings, "RATINGS_LEADERBOARD_MIN_GAMES", 1)))
+
+
+def pool_parse(value: str | None, *, default: str = Pool.FFA) -> str:
+    """The pool named by a ``mode`` parameter; ``ValueError`` for anything but ffa or teams."""
+    if value is None or value == "":
+        return default
+    if value not in Pool.values:
+        raise ValueError(value)
+    return value
+
+
+def leaderboard(*, pool: str) -> QuerySet[Rating]:
+    """Players with enough counted games, best first, each with ``rank`` (equal ratings share a
+    rank)."""
+    return (
+        Rating.objects.filter(pool=pool, games__gte=leaderboard_min_games())
+        .select_related("user")
+        .annotate(rank=Window(expression=Rank(), order_by=F("rating").desc()))
+        .order_by("-rating", "user__username")
+    )
+
+
+@dataclass(frozen=True)
+class LeaderboardPosition:
+    rank: int
+    page: int
+    rating: Rating
+
+
+def leaderboard_position(
+    *, user: AbstractBaseUser | AnonymousUser, pool: str, page_size: int = LEADERBOARD_PAGE_SIZE
+) -> LeaderboardPosition | None:
+    """Where ``user`` stands on the leaderboard of ``pool``: None when not on it."""
+    if not user.is_authenticated:
+        return None
+    mine = Rating.objects.filter(
+        user_id=user.pk, pool=pool, games__gte=leaderboard_min_games()
+    ).first()
+    if mine is None:
+        return None
+    board = Rating.objects.filter(pool=pool, games__gte=leaderboard_min_games())
+    higher = board.filter(rating__gt=mine.rating).count()
+    ahead = (
+        higher + board.filter(rating=mine.rating, user__username__lt=user.get_username()).count()
+    )
+    return LeaderboardPosition(rank=higher + 1, page=ahead // page_size + 1, rating=mine)
+
+
+def user_get(*, username: str) -> AbstractBaseUser:
+    """The user called ``username``; ``DoesNotExist`` if none."""
+    return get_user_model().objects.get(username=username)
+
+
+def user_standings(*, user: AbstractBaseUser) -> list[Rating]:
+    """``user``'s rating in each pool, in pool order; an unsaved 1500 row for a pool without
+    counted games."""
+    rows = {r.pool: r for r in Rating.objects.filter(user_id=user.pk)}
+    return [rows.get(pool) or Rating(user_id=user.pk, pool=pool) for pool in Pool.values]
+
+
+def rating_history(*, user: AbstractBaseUser, pool: str | None = None) -> QuerySet[RatingChange]:
+    """``user``'s history rows, oldest first (finish time, then game id)."""
+    rows = RatingChange.objects.filter(user_id=user.pk).select_related("rated_game")
+    if pool:
+        rows = rows.filter(pool=pool)
+    return rows.order_by("at", "game_id")
+
+
+def _bot_label(level: str | None) -> str | None:
+    if not level:
+        return None
+    return str(Seat.BotLevel(level).label) if level in Seat.BotLevel.values else level
+
+
+def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
+    """The other seats of the game of ``change``: username or bot level, team, score."""
+    return [
+        {
+            "seat": p["seat"],
+            "username": p.get("username"),
+            "bot": p.get("bot"),
+            "bot_label": _bot_label(p.get("bot")),
+            "team": p.get("team"),
+            "teammate": bool(change.team and p.get("team") == change.team),
+            "score": p.get("score"),
+        }
+        for p in change.rated_game.participants
+        if p["seat"] != change.seat
+    ]
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    """One of a player's games as the profile lists it (from the public game shape)."""
+
+    id: int
+    status: str
+    mode: str
+    created_at: datetime
+    seats: list[dict[str, Any]]
+    my_seat: int | None
+    my_score: int | None
+    outcome: str | None
+    """For a finished game: "win", "draw" (a shared win) or "loss"; else None."""
+
+
+def _outcome(state: dict[str, Any], seat: int | None) -> str | None:
+    result = state["result"]
+    if result is None or seat is None:
+        return None
+    winners = result["winners"]
+    if seat not in winners:
+        return elo.Result.LOSS.value
+    alone = len(winners) == (2 if state["mode"] == Pool.TEAMS else 1)
+    return elo.Result.WIN.value if alone else elo.Result.DRAW.value
+
+
+def user_recent_games(*, username: str, limit: int = 20) -> list[RecentGame]:
+    """``username``'s most recent games, any status."""
+    games = []
+    for game in game_list(player=username)[:limit]:
+        state = game_state(game)
+        mine = next((s for s in state["seats"] if s["username"] == username), None)
+        seat = mine["seat"] if mine else None
+        games.append(
+            RecentGame(
+                id=state["id"],
+                status=state["status"],
+                mode=state["mode"],
+                created_at=game.created_at,
+                seats=[{**s, "bot_label": _bot_label(s["bot"])} for s in state["seats"]],
+                my_seat=seat,
+                my_score=mine["score"] if mine else None,
+                outcome=_outcome(state, seat),
+            )
+        )
+    return games
+
+
+# -- chart -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    x: float
+    y: float
+    rating: float
+    at: datetime | None
+    game_id: int | None
+
+
+@dataclass(frozen=True)
+class ChartTick:
+    y: float
+    label: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An SVG line chart of a rating over counted games, laid out for the template."""
+
+    pool: str
+    label: str
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    points: list[ChartPoint]
+    ticks: list[ChartTick]
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x:.1f},{p.y:.1f}" for p in self.points)
+
+    @property
+    def first(self) -> ChartPoint:
+        return self.points[0]
+
+    @property
+    def last(self) -> ChartPoint:
+        return self.points[-1]
+
+
+def _nice_step(span: float) -> int:
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if span / step <= 5:
+            return step
+    return 2000
+
+
+def chart_layout(
+    ratings: list[tuple[float, datetime | None, int | None]],
+    *,
+    pool: str = Pool.FFA,
+    label: str = "",
+    width: int = 640,
+    height: int = 220,
+) -> Chart | None:
+    """Lay out ``(rating, at, game id)`` points, oldest first, left to right at equal spacing;
+    the y axis spans the ratings with a margin and carries round-numbered ticks."""
+    if not ratings:
+        return None
+    left, right, top, bottom = 48, width - 12, 12, height - 24
+    values = [r for r, _, _ in ratings]
+    low, high = min(values), max(values)
+    step = _nice_step(max(high - low, 10.0))
+    low_tick = int(low // step) * step
+    high_tick = int(-(-high // step)) * step
+    if high_tick == low_tick:
+        high_tick += step
+    span = high_tick - low_tick
+
+    def y_of(value: float) -> float:
+        return bottom - (value - low_tick) / span * (bottom - top)
+
+    count = len(ratings)
+    points = [
+        ChartPoint(
+            x=left + (index / (count - 1) if count > 1 else 0.5) * (right - left),
+            y=y_of(rating),
+            rating=rating,
+            at=at,
+            game_id=game_id,
+        )
+        for index, (rating, at, game_id) in enumerate(ratings)
+    ]
+    ticks = [ChartTick(y=y_of(v), label=v) for v in range(low_tick, high_tick + 1, step)]
+    return Chart(
+        pool=pool,
+        label=label,
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        points=points,
+        ticks=ticks,
+    )
+
+
+def rating_chart(*, user: AbstractBaseUser, pool: str) -> Chart | None:
+    """The chart of ``user``'s rating in ``pool``: 1500 at the start, then after each counted
+    game. None before the first counted game."""
+    counted = rating_history(user=user, pool=pool).filter(counted=True)
+    rows = list(counted.values_list("after", "at", "game_id"))
+    if not rows:
+        return None
+    return chart_layout(
+        [(elo.START_RATING, None, None), *rows], pool=pool, label=str(Pool(pool).label)
+    )
