@@ -132,17 +132,16 @@ def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
                 for p in counting
                 if p.user_id
             ]
-            for change in elo.game_changes(
+            for computed in elo.game_changes(
                 outcome.mode,
                 entrants,
                 team_scores=_team_scores(outcome.team_scores),
                 teams_out=rated_game.teams_out,
             ):
-                changes[change.seat] = change
-                person = by_seat[change.seat]
-                assert person.user_id is not None
-                _rating_apply(locked[person.user_id], change)
-                locked[person.user_id].save()
+                changes[computed.seat] = computed
+                rating = locked[by_seat[computed.seat].user_id or 0]
+                _rating_apply(rating, computed)
+                rating.save()
 
         others = [p.user_id for p in people if p.seat not in changes and p.user_id]
         current = dict(
@@ -234,105 +233,114 @@ def _same(stored: Any, expected: Any) -> bool:
     return bool(stored == expected)
 
 
+class _Replay:
+    """Standings rebuilt game by game from 1500, and the differences with what is stored."""
+
+    def __init__(self, report: RecomputeReport, *, fix: bool) -> None:
+        self.report = report
+        self.fix = fix
+        self.usernames = dict(get_user_model().objects.values_list("pk", "username"))
+        self.standings: dict[tuple[int, str], Rating] = {}
+
+    def standing(self, user_id: int, pool: str) -> Rating:
+        key = (user_id, pool)
+        if key not in self.standings:
+            self.standings[key] = Rating(user_id=user_id, pool=pool)
+        return self.standings[key]
+
+    def differ(
+        self, user_id: int, pool: str, name: str, stored: Any, expected: Any, game: int | None
+    ) -> None:
+        self.report.differences.append(
+            Difference(
+                username=self.usernames.get(user_id, str(user_id)),
+                pool=pool,
+                field=name,
+                stored=stored,
+                expected=expected,
+                game_id=game,
+            )
+        )
+
+    def game(self, rated_game: RatedGame) -> None:
+        """Replay one game: check (and fix) its history rows, then move the standings on."""
+        self.report.games += 1
+        rows = sorted(rated_game.changes.all(), key=lambda r: r.seat)
+        counting = [r for r in rows if r.counted]
+        computed: dict[int, elo.Change] = {}
+        if counting:
+            self.report.counted_games += 1
+            entrants = [
+                elo.Entrant(
+                    seat=r.seat,
+                    rating=self.standing(r.user_id, r.pool).rating,
+                    games=self.standing(r.user_id, r.pool).games,
+                    score=r.score,
+                    out=r.out,
+                    team=r.team,
+                )
+                for r in counting
+            ]
+            changes = elo.game_changes(
+                rated_game.pool,
+                entrants,
+                team_scores=_team_scores(rated_game.team_scores),
+                teams_out=rated_game.teams_out,
+            )
+            computed = {c.seat: c for c in changes}
+        for row in rows:
+            current = self.standing(row.user_id, row.pool).rating
+            change = computed.get(row.seat) if row.counted else None
+            expected = {
+                "before": change.before if change else current,
+                "after": change.after if change else current,
+                "delta": change.delta if change else 0.0,
+                "k": change.k if change else None,
+                "result": change.result.value if change else "",
+            }
+            wrong = [f for f in HISTORY_FIELDS if not _same(getattr(row, f), expected[f])]
+            for name in wrong:
+                stored = getattr(row, name)
+                self.differ(row.user_id, row.pool, name, stored, expected[name], row.game_id)
+            if wrong and self.fix:
+                for name in wrong:
+                    setattr(row, name, expected[name])
+                row.save(update_fields=wrong)
+        for row in counting:
+            if row.seat in computed:
+                _rating_apply(self.standing(row.user_id, row.pool), computed[row.seat])
+
+    def ratings(self, stored: dict[tuple[int, str], Rating]) -> None:
+        """Check (and fix) every player's current rating against the replayed standings."""
+        for key in sorted(set(self.standings) | set(stored)):
+            replayed = self.standings.get(key) or Rating(user_id=key[0], pool=key[1])
+            row = stored.get(key)
+            if row is None and replayed.games == 0:
+                continue
+            wrong = [
+                name
+                for name in RATING_FIELDS
+                if row is None or not _same(getattr(row, name), getattr(replayed, name))
+            ]
+            for name in wrong:
+                value = getattr(row, name) if row else None
+                self.differ(key[0], key[1], name, value, getattr(replayed, name), None)
+            if wrong and self.fix:
+                target = row or Rating(user_id=key[0], pool=key[1])
+                for name in RATING_FIELDS:
+                    setattr(target, name, getattr(replayed, name))
+                target.save()
+
+
 def ratings_recompute(*, fix: bool = False) -> RecomputeReport:
     """Replay every rated game from 1500 and compare with what is stored; with ``fix``, write the
     replayed values over the stored ones."""
     report = RecomputeReport(fixed=fix)
-    usernames = dict(get_user_model().objects.values_list("pk", "username"))
-    standings: dict[tuple[int, str], Rating] = {}
-
-    def standing(user_id: int, pool: str) -> Rating:
-        key = (user_id, pool)
-        if key not in standings:
-            standings[key] = Rating(user_id=user_id, pool=pool)
-        return standings[key]
-
+    replay = _Replay(report, fix=fix)
     with transaction.atomic():
-        stored_ratings = Rating.objects.all()
-        if fix:
-            stored_ratings = stored_ratings.select_for_update()
-        stored = {(r.user_id, r.pool): r for r in stored_ratings}
-        rated_games = RatedGame.objects.order_by("at", "game_id").prefetch_related("changes")
-        for rated_game in rated_games:
-            report.games += 1
-            rows = sorted(rated_game.changes.all(), key=lambda r: r.seat)
-            counting = [r for r in rows if r.counted]
-            computed: dict[int, elo.Change] = {}
-            if counting:
-                report.counted_games += 1
-                entrants = [
-                    elo.Entrant(
-                        seat=r.seat,
-                        rating=standing(r.user_id, r.pool).rating,
-                        games=standing(r.user_id, r.pool).games,
-                        score=r.score,
-                        out=r.out,
-                        team=r.team,
-                    )
-                    for r in counting
-                ]
-                computed = {
-                    c.seat: c
-                    for c in elo.game_changes(
-                        rated_game.pool,
-                        entrants,
-                        team_scores=_team_scores(rated_game.team_scores),
-                        teams_out=rated_game.teams_out,
-                    )
-                }
-            for row in rows:
-                current = standing(row.user_id, row.pool)
-                change = computed.get(row.seat) if row.counted else None
-                expected = {
-                    "before": change.before if change else current.rating,
-                    "after": change.after if change else current.rating,
-                    "delta": change.delta if change else 0.0,
-                    "k": change.k if change else None,
-                    "result": change.result.value if change else "",
-                }
-                wrong = [f for f in HISTORY_FIELDS if not _same(getattr(row, f), expected[f])]
-                for name in wrong:
-                    report.differences.append(
-                        Difference(
-                            username=usernames.get(row.user_id, str(row.user_id)),
-                            pool=row.pool,
-                            field=name,
-                            stored=getattr(row, name),
-                            expected=expected[name],
-                            game_id=row.game_id,
-                        )
-                    )
-                if wrong and fix:
-                    for name in wrong:
-                        setattr(row, name, expected[name])
-                    row.save(update_fields=wrong)
-            for row in counting:
-                if row.seat in computed:
-                    _rating_apply(standing(row.user_id, row.pool), computed[row.seat])
-
-        for key in sorted(set(standings) | set(stored)):
-            replayed = standings.get(key) or Rating(user_id=key[0], pool=key[1])
-            row = stored.get(key)
-            if row is None and replayed.games == 0:
-                continue
-            target = row or Rating(user_id=key[0], pool=key[1])
-            wrong = [
-                f
-                for f in RATING_FIELDS
-                if row is None or not _same(getattr(target, f), getattr(replayed, f))
-            ]
-            for name in wrong:
-                report.differences.append(
-                    Difference(
-                        username=usernames.get(key[0], str(key[0])),
-                        pool=key[1],
-                        field=name,
-                        stored=getattr(row, name) if row else None,
-                        expected=getattr(replayed, name),
-                    )
-                )
-            if wrong and fix:
-                for name in RATING_FIELDS:
-                    setattr(target, name, getattr(replayed, name))
-                target.save()
+        ratings = Rating.objects.select_for_update() if fix else Rating.objects.all()
+        stored = {(r.user_id, r.pool): r for r in ratings}
+        for rated_game in RatedGame.objects.order_by("at", "game_id").prefetch_related("changes"):
+            replay.game(rated_game)
+        replay.ratings(stored)
     return report
