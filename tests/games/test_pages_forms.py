@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 from django.utils import translation
 
 from games.forms import GameCreateForm, turn_time_label
 from games.services import BotSpec
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The messages are compared in English, whatever another test left active."""
+    with translation.override("en"):
+        yield
 
 
 def form(**overrides: str) -> GameCreateForm:
@@ -50,9 +58,8 @@ def test_unknown_choices_are_refused():
 
 
 def test_turn_time_labels():
-    with translation.override("en"):
-        assert turn_time_label(30) == "30 seconds"
-        assert turn_time_label(86400) == "1 day"
-        assert turn_time_label(3 * 86400) == "3 days"
-        assert turn_time_label(180) == "3 minutes"
-        assert turn_time_label(45) == "45 seconds"
+    assert turn_time_label(30) == "30 seconds"
+    assert turn_time_label(86400) == "1 day"
+    assert turn_time_label(3 * 86400) == "3 days"
+    assert turn_time_label(180) == "3 minutes"
+    assert turn_time_label(45) == "45 seconds"

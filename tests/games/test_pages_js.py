@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from games import services
 from games.engine import best_turn
@@ -82,6 +83,7 @@ def test_result_words_match_the_server_banner():
     game = make_game(users=[alice, bob])
     services.game_resign(game_id=game.pk, user=alice)
     state = game_state(game_get(game.pk))
-    strings = json.loads(json.dumps(client_strings(), default=str))
+    with translation.override("en"):
+        strings = json.loads(json.dumps(client_strings(), default=str))
     words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
     assert words == {"headline": "Winner: bob", "reason": "The game is over: resignation."}
