@@ -11,6 +11,7 @@ import os
 import pytest
 import redis
 from django.conf import settings
+from django.utils import translation
 
 from tests.factories import UserFactory
 
@@ -66,3 +67,11 @@ def _celery_eager():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _english_to_start():
+    """Every test starts in English. A request through LocaleMiddleware leaves its language active
+    in the thread, so without this a test could see the language of the one that ran before it."""
+    with translation.override(settings.LANGUAGE_CODE):
+        yield
