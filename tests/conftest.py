@@ -59,10 +59,13 @@ def user(db):
 
 
 @pytest.fixture(autouse=True)
-def _celery_eager():
+def _celery_eager(settings):
     """Tasks run in-process in tests (a dedicated integration test uses a real worker)."""
     from siesta_site.celery import app
 
+    # Synchronously, in the test's thread: no background threads, no in-process beat.
+    settings.SIESTA_TASKS_IN_THREADS = False
+    settings.SIESTA_INPROCESS_BEAT = False
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
