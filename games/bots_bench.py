@@ -1,0 +1,243 @@
+"""Bot-against-bot matches: win rates with a 95% confidence interval, and think times.
+
+``python -m games.bots_bench --games 200 --players 2 hard medium`` (or ``manage.py botmatch``).
+The first level named is the one measured; the others fill the remaining seats (the last one
+repeated). Its seat rotates from game to game and variants alternate, so neither seat order nor
+variant favours it. Games run in parallel processes. Pure Python: no Django needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from games.bots import LEVELS, HardSettings, choose_turn, hard_turn
+from games.engine import Position
+
+VARIANTS = ("standard", "classic")
+
+
+@dataclass(frozen=True)
+class MatchGame:
+    seed: int
+    players: int
+    variant: str
+    levels: tuple[str, ...]
+    """The level of each seat (seat 1 first)."""
+    hard: tuple[tuple[str, float], ...] = ()
+    """Settings of the hard bot that differ from the defaults (for tuning)."""
+
+
+@dataclass
+class GameResult:
+    game: MatchGame
+    scores: list[int]
+    winners: list[int]
+    turns: int
+    think: dict[str, list[float]] = field(default_factory=dict)
+    """Seconds per turn, by level (wall clock)."""
+    think_cpu: dict[str, list[float]] = field(default_factory=dict)
+    """CPU seconds per turn, by level."""
+
+
+def play(game: MatchGame) -> GameResult:
+    """Play one game to its end; bots choose with their own seeded random streams."""
+    rng = random.Random(game.seed)
+    pos = Position(game.players, game.variant)
+    hard = HardSettings(**dict(game.hard))
+    think: dict[str, list[float]] = {}
+    think_cpu: dict[str, list[float]] = {}
+    while not pos.over:
+        assert pos.to_move is not None
+        level = game.levels[pos.to_move - 1]
+        start, cpu_start = time.perf_counter(), time.thread_time()
+        turn = hard_turn(pos, rng, hard) if level == "hard" else choose_turn(pos, level, rng)
+        think.setdefault(level, []).append(time.perf_counter() - start)
+        think_cpu.setdefault(level, []).append(time.thread_time() - cpu_start)
+        if turn is None:  # cannot happen: the game is over when no scoring turn is left
+            raise RuntimeError(f"{level} found no turn in a game that is not over")
+        pos.play(turn)
+    return GameResult(game, list(pos.scores), pos.winners(), pos.ply, think, think_cpu)
+
+
+def schedule(
+    games: int,
+    players: int,
+    levels: Sequence[str],
+    seed: int = 1,
+    variant: str | None = None,
+    hard: dict[str, float] | None = None,
+) -> list[MatchGame]:
+    """The games of a match: the measured level (``levels[0]``) takes each seat in turn."""
+    others = list(levels[1:]) or [levels[0]]
+    field_levels = [others[min(i, len(others) - 1)] for i in range(players - 1)]
+    result = []
+    for index in range(games):
+        seat = index % players
+        seats = list(field_levels)
+        seats.insert(seat, levels[0])
+        chosen_variant = variant or VARIANTS[(index // players) % 2]
+        result.append(
+            MatchGame(
+                seed * 1_000_003 + index,
+                players,
+                chosen_variant,
+                tuple(seats),
+                tuple(sorted((hard or {}).items())),
+            )
+        )
+    return result
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% with the default ``z``)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+@dataclass
+class MatchSummary:
+    level: str
+    games: int
+    wins: int
+    """Games where the measured level alone had the highest score."""
+    shared: int
+    """Games where it shared the highest score."""
+    interval: tuple[float, float]
+    think_median: dict[str, float]
+    think_cpu_median: dict[str, float]
+    mean_margin: float
+
+    def lines(self, players: int) -> list[str]:
+        low, high = self.interval
+        rate = self.wins / self.games if self.games else 0.0
+        lines = [
+            f"{self.level} first alone in {self.wins}/{self.games} games: {rate:.1%} "
+            f"(95% CI {low:.1%}–{high:.1%}; fair share {1 / players:.1%}); "
+            f"shared first in {self.shared}",
+            f"mean score margin over the best other seat: {self.mean_margin:+.1f}",
+        ]
+        lines += [
+            f"think time median {level}: {seconds * 1000:.0f} ms "
+            f"({self.think_cpu_median[level] * 1000:.0f} ms CPU)"
+            for level, seconds in sorted(self.think_median.items())
+        ]
+        return lines
+
+
+def summarise(results: Sequence[GameResult], level: str) -> MatchSummary:
+    wins = shared = 0
+    margins = []
+    think: dict[str, list[float]] = {}
+    think_cpu: dict[str, list[float]] = {}
+    for result in results:
+        seat = result.game.levels.index(level) + 1
+        if result.winners == [seat]:
+            wins += 1
+        elif seat in result.winners:
+            shared += 1
+        mine = result.scores[seat - 1]
+        margins.append(mine - max(s for i, s in enumerate(result.scores, 1) if i != seat))
+        for name, times in result.think.items():
+            think.setdefault(name, []).extend(times)
+        for name, times in result.think_cpu.items():
+            think_cpu.setdefault(name, []).extend(times)
+    return MatchSummary(
+        level=level,
+        games=len(results),
+        wins=wins,
+        shared=shared,
+        interval=wilson(wins, len(results)),
+        think_median={name: statistics.median(times) for name, times in think.items()},
+        think_cpu_median={name: statistics.median(times) for name, times in think_cpu.items()},
+        mean_margin=statistics.fmean(margins) if margins else 0.0,
+    )
+
+
+def run(
+    games: int,
+    players: int,
+    levels: Sequence[str],
+    *,
+    processes: int = 2,
+    seed: int = 1,
+    variant: str | None = None,
+    hard: dict[str, float] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchSummary:
+    plan = schedule(games, players, levels, seed, variant, hard)
+    results: list[GameResult] = []
+    if processes <= 1:
+        for game in plan:
+            results.append(play(game))
+            if progress:
+                progress(len(results), games)
+    else:
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            for result in pool.imap_unordered(play, plan):
+                results.append(result)
+                if progress:
+                    progress(len(results), games)
+    return summarise(results, levels[0])
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("levels", nargs="+", choices=LEVELS, help="measured level, then others")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", choices=VARIANTS, default=None, help="default: alternate")
+    parser.add_argument(
+        "--hard",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the hard bot (games.bots.HardSettings), for tuning",
+    )
+
+
+def hard_options(pairs: Sequence[str]) -> dict[str, float]:
+    """``["width=6", "budget=0.4"]`` → ``{"width": 6, "budget": 0.4}`` (checked names)."""
+    known = HardSettings.__dataclass_fields__
+    options: dict[str, float] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in known or not value:
+            raise ValueError(f"--hard {pair}: expected NAME=VALUE with NAME one of {sorted(known)}")
+        options[name] = int(value) if name == "width" else float(value)
+    return options
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m games.bots_bench", description=__doc__)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    summary = run(
+        args.games,
+        args.players,
+        args.levels,
+        processes=args.processes,
+        seed=args.seed,
+        variant=args.variant,
+        hard=hard_options(args.hard),
+    )
+    for line in summary.lines(args.players):
+        print(line)
+    print(f"{args.games} games in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Bots: every level plays legal turns in every game shape; medium is exactly greedy; hard looks
+ahead. Pure engine tests (no database)."""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+
+import pytest
+
+from games import bots
+from games.bots import HardSettings, choose_turn, hard_turn
+from games.engine import Position, Termination, best_turn
+
+SHAPES = [(players, variant) for players in (2, 3, 4) for variant in ("standard", "classic")]
+QUICK_HARD = HardSettings(width=3, budget=0.3)
+
+
+@functools.cache
+def _greedy_game(players: int, variant: str, turns: int, seed: int) -> Position:
+    rng = random.Random(seed)
+    pos = Position(players, variant)
+    for _ in range(turns):
+        if pos.over:
+            break
+        pos.play(bots.medium_turn(pos, rng))
+    return pos
+
+
+def _midgame(players: int, variant: str, turns: int, seed: int = 0) -> Position:
+    """A position after ``turns`` greedy turns (or fewer if the game ended)."""
+    return _greedy_game(players, variant, turns, seed).copy()
+
+
+def _endgame(players: int, variant: str) -> Position:
+    """A mid-game board with almost no suns and roofs left: most turns end the game."""
+    pos = _midgame(players, variant, 8)
+    return Position(
+        players,
+        variant,
+        pos.board_text(),
+        to_move=pos.to_move or 1,
+        suns=2,
+        shadows=pos.shadows,
+        roofs=[1] * players,
+        scores=pos.scores,
+    )
+
+
+def _check_legal_and_play(pos: Position, turn) -> int:
+    """Play ``turn`` with the engine's checks (an illegal turn raises) and return the mover's
+    points."""
+    assert turn is not None, "a bot found no turn in a game that is not over"
+    seat = pos.to_move
+    points = pos.play(turn)
+    assert points[seat - 1] >= 1
+    return points[seat - 1]
+
+
+@pytest.mark.parametrize(("players", "variant"), SHAPES)
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_every_level_plays_legal_turns(level, players, variant):
+    """At the start, in the middle, and at the end of a game (where turns end it)."""
+    rng = random.Random(f"{level}{players}{variant}")
+    settings = QUICK_HARD if level == "hard" else None
+    for pos, turns in ((Position(players, variant), 2), (_midgame(players, variant, 8), 3)):
+        for _ in range(turns):
+            board_before = pos.board_text()
+            turn = choose_turn(pos, level, rng, settings)
+            assert pos.board_text() == board_before, "the bot must not change the position"
+            _check_legal_and_play(pos, turn)
+    end = _endgame(players, variant)
+    while not end.over:
+        _check_legal_and_play(end, choose_turn(end, level, rng, settings))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hard_with_default_settings_plays_a_legal_turn(players):
+    pos = _midgame(players, "standard", 10)
+    _check_legal_and_play(pos, choose_turn(pos, "hard", random.Random(1)))
+
+
+@pytest.mark.parametrize(("players", "variant"), SHAPES)
+def test_medium_always_scores_the_engines_maximum(players, variant):
+    rng = random.Random(f"max{players}{variant}")
+    pos = _midgame(players, variant, 4)
+    for _ in range(4):
+        best = best_turn(pos).points
+        turn = bots.medium_turn(pos, rng)
+        assert _check_legal_and_play(pos, turn) == best
+        # Vary the game: the next player plays a random scoring turn.
+        _check_legal_and_play(pos, bots.easy_turn(pos, rng))
+
+
+def test_medium_breaks_ties_at_random():
+    """On the empty board's second turn several best turns exist: medium varies among them."""
+    pos = Position(2)
+    pos.play("SE6 RF6 HG6")
+    best = best_turn(pos).points
+    chosen = {str(bots.medium_turn(pos, random.Random(seed))) for seed in range(12)}
+    assert len(chosen) > 1
+    assert all(pos.check(turn)[1] == best for turn in chosen)
+
+
+def test_easy_plays_scoring_turns_that_vary():
+    pos = _midgame(2, "standard", 6)
+    chosen = set()
+    for seed in range(10):
+        turn = bots.easy_turn(pos, random.Random(seed))
+        assert pos.check(turn)[pos.to_move - 1] >= 1
+        chosen.add(str(turn))
+    assert len(chosen) > 3
+
+
+def test_no_turn_when_the_game_is_over():
+    pos = _endgame(2, "classic")
+    pos.end_game(pos.end or Termination.LAST_SUN)
+    for level in bots.LEVELS:
+        assert choose_turn(pos, level, random.Random(0)) is None
+
+
+def test_hard_keeps_within_its_time_budget():
+    pos = _midgame(4, "standard", 10)
+    settings = HardSettings(width=50, budget=0.15, wall_cap=5.0)
+    start = time.thread_time()
+    turn = hard_turn(pos, random.Random(2), settings)
+    spent = time.thread_time() - start
+    _check_legal_and_play(pos, turn)
+    # One candidate line (up to four exact searches) may run past the budget, not fifty.
+    assert spent < 0.15 + 1.0
