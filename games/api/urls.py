@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import auth, views
+from games.api import analysis, auth, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/register/", auth.RegisterApi.as_view(), name="api-register"),
@@ -14,5 +14,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:game_id>/hint/", views.GameHintApi.as_view(), name="api-game-hint"),
     path("games/<int:game_id>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path("games/<int:game_id>/record/", views.GameRecordApi.as_view(), name="api-game-record"),
-    # games/<int:game_id>/analysis/ is added here by the analysis work.
+    path(
+        "games/<int:game_id>/analysis/",
+        analysis.GameAnalysisApi.as_view(),
+        name="api-game-analysis",
+    ),
 ]

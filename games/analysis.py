@@ -1,0 +1,154 @@
+"""Post-game analysis: every turn of a finished game against the best the engine finds.
+
+``analysis_compute`` is pure (a record in, numbers out); ``game_analyse`` is the service that
+stores them once per game; ``analysis_state`` is the selector behind
+``GET /api/games/{id}/analysis/`` (API.md).
+
+For each turn: the points the mover scored, the most any legal turn could have scored them in that
+position (exact), one turn that does, and the difference. For each player: points scored, points
+available (the sum of those maxima), the total missed, accuracy = scored ÷ available in percent
+(100 when nothing was available) and the three biggest misses.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import GameRecord, best_turn
+from games.models import Analysis, Game
+from games.selectors import game_get, game_record
+
+logger = logging.getLogger(__name__)
+
+BIG_MISS = 3
+"""Missed points from which a turn counts as a big miss (the replay page marks it)."""
+
+
+def analysis_compute(record: dict[str, Any] | GameRecord) -> dict[str, Any]:
+    """Replay ``record`` with the engine and compare every turn with the best one available.
+
+    Raises the engine's ``RecordError``/``IllegalMoveError`` for a record that does not replay."""
+    record = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
+    position = record.start()
+    hinted = set(record.hints)
+    turns: list[dict[str, Any]] = []
+    for index, move in enumerate(record.moves):
+        seat = position.to_move
+        if seat is None:
+            raise ValueError(f"turn {index + 1} ({move}) was played after the end of the game")
+        best = best_turn(position)
+        points = position.play(move)
+        played = points[seat - 1]
+        turns.append(
+            {
+                "ply": index + 1,
+                "seat": seat,
+                "move": str(position.history[-1].turn),
+                "played_points": played,
+                "best_points": best.points,
+                "best_move": str(best.turn) if best.turn else None,
+                # A turn is never worth more than the exact best; max() guards the invariant.
+                "missed": max(0, best.points - played),
+                "hint": index in hinted,
+            }
+        )
+    return {"turns": turns, "players": _players(record.players, turns)}
+
+
+def _players(players: int, turns: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    result = []
+    for seat in range(1, players + 1):
+        mine = [t for t in turns if t["seat"] == seat]
+        scored = sum(t["played_points"] for t in mine)
+        available = sum(t["best_points"] for t in mine)
+        misses = sorted(
+            (t for t in mine if t["missed"] > 0), key=lambda t: (-t["missed"], t["ply"])
+        )[:3]
+        result.append(
+            {
+                "seat": seat,
+                "turns": len(mine),
+                "points": scored,
+                "available": available,
+                "missed_total": sum(t["missed"] for t in mine),
+                "accuracy": round(scored / available * 100, 1) if available else 100.0,
+                "hints": sum(1 for t in mine if t["hint"]),
+                "biggest_misses": [
+                    {
+                        "ply": t["ply"],
+                        "move": t["move"],
+                        "played_points": t["played_points"],
+                        "best_points": t["best_points"],
+                        "best_move": t["best_move"],
+                        "missed": t["missed"],
+                    }
+                    for t in misses
+                ],
+            }
+        )
+    return result
+
+
+# -- service ----------------------------------------------------------------------------------
+
+
+def game_analyse(*, game_id: int) -> Analysis | None:
+    """Analyse a finished game and store the result once (a repeat returns the stored one).
+
+    None when the game does not exist or is not finished. The engine work (a few seconds) runs
+    outside any transaction; the row is written under a lock, so two workers racing on one game
+    store one analysis."""
+    done = Analysis.objects.filter(game_id=game_id, status=Analysis.Status.DONE).first()
+    if done is not None:
+        return done
+    try:
+        game = game_get(game_id)
+    except Game.DoesNotExist:
+        return None
+    if game.status != Game.Status.FINISHED:
+        return None
+    data = analysis_compute(game_record(game))
+    with transaction.atomic():
+        analysis, _created = Analysis.objects.select_for_update().get_or_create(game=game)
+        if analysis.status != Analysis.Status.DONE:
+            analysis.data = data
+            analysis.status = Analysis.Status.DONE
+            analysis.save(update_fields=["data", "status", "updated_at"])
+    return analysis
+
+
+# -- selectors --------------------------------------------------------------------------------
+
+
+def analysis_state(*, game_id: int) -> dict[str, Any]:
+    """The analysis as API.md describes it; ``pending`` until it is stored.
+
+    Raises ``Game.DoesNotExist`` when there is no such game."""
+    if not Game.objects.filter(pk=game_id).exists():
+        raise Game.DoesNotExist(game_id)
+    analysis = Analysis.objects.filter(game_id=game_id).first()
+    if analysis is None or analysis.status != Analysis.Status.DONE:
+        return {"status": Analysis.Status.PENDING.value, "turns": [], "players": []}
+    return {
+        "status": Analysis.Status.DONE.value,
+        "turns": analysis.data.get("turns", []),
+        "players": analysis.data.get("players", []),
+    }
+
+
+def games_awaiting_analysis(*, finished_before: timedelta, limit: int = 20) -> list[int]:
+    """Finished games without a stored analysis that ended longer ago than ``finished_before``
+    (their task was lost, or they ended before analyses existed), oldest first."""
+    cutoff = timezone.now() - finished_before
+    return list(
+        Game.objects.filter(status=Game.Status.FINISHED, finished_at__lt=cutoff)
+        .exclude(analysis__status=Analysis.Status.DONE)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )
