@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from datetime import timedelta
 
 import pytest
+import redis
 from django.db import connections
 from django.utils import timezone
 
@@ -234,3 +236,46 @@ def test_without_a_broker_the_first_request_starts_the_periodic_tasks(settings, 
 def test_tests_run_tasks_synchronously():
     assert not tasks.tasks_in_threads()
     assert tasks.start_inprocess_beat() is None
+
+
+@pytest.fixture
+def lost_tasks(settings):
+    """Enqueued tasks go to a queue no worker reads, as when a worker dies with them."""
+    from siesta_site.celery import app
+
+    queue = f"siesta-test-lost-{uuid.uuid4().hex[:12]}"
+    previous = (app.conf.task_always_eager, app.conf.task_default_queue)
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_default_queue = previous
+        if settings.REDIS_URL:
+            redis.Redis.from_url(settings.REDIS_URL).delete(queue)
+
+
+@pytest.mark.requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_bot_task_running_twice_at_once_plays_once(lost_tasks):
+    game = make_game(players=2, bots=[(2, "medium")])
+    _play_human_turn(game)  # committed; its bot task is lost
+    results: list[bool] = []
+    barrier = threading.Barrier(2)
+
+    def run() -> None:
+        try:
+            barrier.wait()
+            results.append(tasks.bot_move(game.pk, 1))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(results) == [False, True]
+    game.refresh_from_db()
+    assert (game.ply, game.to_move) == (2, 1)
+    assert game.turns.filter(seat=2).count() == 1
