@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.selectors import GameOutcome, Participant
 from ratings import elo
@@ -209,10 +210,28 @@ class Difference:
     """The game of a history row; None for the player's current rating."""
 
     def __str__(self) -> str:
-        where = f"game {self.game_id}" if self.game_id is not None else "current rating"
+        values = {
+            "username": self.username,
+            "pool": self.pool,
+            "game": self.game_id,
+            "field": self.field,
+            "stored": repr(self.stored),
+            "expected": repr(self.expected),
+        }
+        if self.game_id is None:
+            return (
+                _(
+                    "%(username)s (%(pool)s, current rating): %(field)s is %(stored)s, "
+                    "replay gives %(expected)s"
+                )
+                % values
+            )
         return (
-            f"{self.username} ({self.pool}, {where}): {self.field} is {self.stored!r}, "
-            f"replay gives {self.expected!r}"
+            _(
+                "%(username)s (%(pool)s, game %(game)s): %(field)s is %(stored)s, "
+                "replay gives %(expected)s"
+            )
+            % values
         )
 
 

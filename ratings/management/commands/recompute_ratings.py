@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from ratings.services import ratings_recompute
 
@@ -24,13 +25,26 @@ class Command(BaseCommand):
         report = ratings_recompute(fix=fix)
         for difference in report.differences:
             self.stdout.write(str(difference))
-        summary = (
-            f"Replayed {report.games} games ({report.counted_games} counted): "
-            f"{len(report.differences)} differences"
-        )
+        counts = {
+            "games": report.games,
+            "counted": report.counted_games,
+            "differences": len(report.differences),
+        }
         if not report.differences:
-            self.stdout.write(self.style.SUCCESS(f"{summary}; stored ratings match."))
+            message = _(
+                "Replayed %(games)s games (%(counted)s counted): %(differences)s differences; "
+                "stored ratings match."
+            )
+            self.stdout.write(self.style.SUCCESS(message % counts))
         elif fix:
-            self.stdout.write(self.style.WARNING(f"{summary}, fixed."))
+            message = _(
+                "Replayed %(games)s games (%(counted)s counted): %(differences)s differences, "
+                "fixed."
+            )
+            self.stdout.write(self.style.WARNING(message % counts))
         else:
-            self.stdout.write(self.style.ERROR(f"{summary}; run with --fix to repair."))
+            message = _(
+                "Replayed %(games)s games (%(counted)s counted): %(differences)s differences; "
+                "run with --fix to repair."
+            )
+            self.stdout.write(self.style.ERROR(message % counts))
