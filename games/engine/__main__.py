@@ -17,22 +17,21 @@ from games.engine.record import GameRecord, replay, replay_report
 from games.engine.search import best_turn
 
 
-def _read(path: str) -> Any:
+def _read(path: str) -> bytes:
+    """The raw bytes: decoding is the record parser's job, so that bytes that are not UTF-8 are
+    bad input (an error object) whatever the locale's stdin encoding."""
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as file:
+            return file.read()
     except OSError as exc:
         raise SystemExit(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        return {"__invalid__": f"the record is not valid JSON: {exc}"}
 
 
-def _record_or_error(data: Any) -> GameRecord | dict[str, Any]:
-    if isinstance(data, dict) and "__invalid__" in data:
-        return {"error": {"turn": None, "message": data["__invalid__"]}}
+def _record_or_error(raw: bytes) -> GameRecord | dict[str, Any]:
     try:
-        return GameRecord.from_json(data)
+        return GameRecord.from_json(raw)
     except EngineError as exc:
         return {"error": {"turn": None, "message": str(exc)}}
 
@@ -63,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         print(json.dumps(replay_report(record)))
         return 0
-    position = replay(record).position
-    best = best_turn(position)
-    print(json.dumps({"move": str(best.turn) if best.turn else None, "points": best.points}))
+    result = replay(record)
+    best = best_turn(result.position)
+    answer: dict[str, Any] = {"move": str(best.turn) if best.turn else None, "points": best.points}
+    if result.error is not None:  # the answer is for the position before the illegal move
+        answer["error"] = {"turn": result.error_turn, "message": str(result.error)}
+    print(json.dumps(answer))
     return 0
 
 

@@ -6,10 +6,10 @@
 >>> pos.board_text()[0]
 'S1#.........'
 >>> pos.to_move, pos.scores
-(2, (1, 0))
+(2, [1, 0])
 >>> pos.undo()
 >>> pos.to_move, pos.scores
-(1, (0, 0))
+(1, [0, 0])
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Position:
         when the player to move has no scoring turn."""
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise EngineError(f"players must be 2, 3 or 4 (got {players!r})")
-        if not isinstance(to_move, int) or not 1 <= to_move <= players:
+        if not isinstance(to_move, int) or isinstance(to_move, bool) or not 1 <= to_move <= players:
             raise EngineError(f"to_move must be a seat from 1 to {players} (got {to_move!r})")
         self.players = players
         self._tracked: tuple[int, ...] = tuple(range(players))

@@ -27,7 +27,7 @@ class GameRecord:
         if isinstance(data, str | bytes):
             try:
                 data = json.loads(data)
-            except json.JSONDecodeError as exc:
+            except (ValueError, RecursionError) as exc:  # also bytes that are not UTF-8
                 raise RecordError(f"the record is not valid JSON: {exc}") from None
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
@@ -75,7 +75,7 @@ class GameRecord:
                 self.players,
                 self.variant,
                 setup.get("board") or [],
-                to_move=setup.get("to_move", 1),
+                to_move=1 if setup.get("to_move") is None else setup["to_move"],
                 suns=supply.get("suns"),
                 shadows=supply.get("shadows"),
                 roofs=supply.get("roofs"),
