@@ -1,8 +1,281 @@
 /*
- * Post-game analysis for the replay page (placeholder: owned by the analysis work).
+ * Post-game analysis on the replay page (templates/games/_analysis.html).
  *
- * The section #analysis (templates/games/_analysis.html) carries data-url with
- * /api/games/<id>/analysis/. Use the hook replay.js documents at its top:
- * the "replay:ready" / "replay:step" events and window.siestaReplay
- * (showMarks, drawBoardOverlay, goTo).
+ * Fetches GET /api/games/<id>/analysis/ (the section's data-url) and polls while it answers
+ * "pending". Once done it shows, through the replay's hook (static/js/replay.js, top comment):
+ *   - marks in the turn list (and dots on the score chart) for turns that missed 3+ points:
+ *     "?!" from 3, "??" from 6;
+ *   - for the turn that follows the board shown, what it scored against the best, and a button
+ *     that draws the best turn on the board;
+ *   - a table per player (scored, available, missed, accuracy, biggest misses);
+ *   - an SVG chart per player: for each of their turns, the points available (outlined bar) and
+ *     the points scored (filled bar).
+ * Words come translated from the template (#analysis-strings).
  */
+(function () {
+  "use strict";
+
+  const section = document.getElementById("analysis");
+  const S = window.Siesta;
+  if (!section || !S) return;
+
+  const BIG_MISS = 3;
+  const HUGE_MISS = 6;
+  const SVG = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+
+  const words = {};
+  for (const item of section.querySelectorAll("#analysis-strings [data-key]")) {
+    words[item.dataset.key] = item.textContent.trim();
+  }
+  const pageStrings = S.readJSON("game-strings") || {};
+  const language = document.documentElement.lang || undefined;
+  const percent = new Intl.NumberFormat(language, {
+    style: "percent",
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+
+  let replay = null; // window.siestaReplay once the replay is ready
+  let analysis = null; // the API's answer once done
+  let showBest = false;
+  let pollDelay = 1500;
+  let pollStarted = 0;
+  const POLL_MAX_DELAY = 10000;
+  const POLL_GIVE_UP = 10 * 60 * 1000;
+
+  function setStatus(text) {
+    $("analysis-status").textContent = text || "";
+    $("analysis-status").hidden = !text;
+  }
+
+  function seatName(seatNumber) {
+    const seat = replay && replay.state.seats[seatNumber - 1];
+    return seat ? S.seatName(seat, pageStrings) : String(seatNumber);
+  }
+
+  // -- fetching ----------------------------------------------------------------------------------
+
+  async function poll() {
+    let body;
+    try {
+      const response = await fetch(section.dataset.url, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      if (!response.ok) throw new Error(String(response.status));
+      body = await response.json();
+    } catch (error) {
+      setStatus(words.failed);
+      return;
+    }
+    if (body.status === "done") {
+      analysis = body;
+      show();
+      return;
+    }
+    if (Date.now() - pollStarted > POLL_GIVE_UP) {
+      setStatus(words.failed);
+      return;
+    }
+    setStatus(words.pending);
+    window.setTimeout(poll, pollDelay);
+    pollDelay = Math.min(POLL_MAX_DELAY, Math.round(pollDelay * 1.5));
+  }
+
+  // -- showing -----------------------------------------------------------------------------------
+
+  function turnAt(ply) {
+    return analysis ? analysis.turns.find((turn) => turn.ply === ply) || null : null;
+  }
+
+  function show() {
+    setStatus(words.done);
+    $("analysis-body").hidden = false;
+    replay.showMarks(marks());
+    renderTable();
+    renderChart();
+    renderNext();
+  }
+
+  function marks() {
+    return analysis.turns
+      .filter((turn) => turn.missed >= BIG_MISS)
+      .map((turn) => ({
+        ply: turn.ply,
+        text: turn.missed >= HUGE_MISS ? "??" : "?!",
+        title: S.format(words.mark_title, {
+          missed: turn.missed,
+          move: turn.best_move,
+          best: turn.best_points,
+        }),
+        className: turn.missed >= HUGE_MISS ? "mark-blunder" : "mark-miss",
+      }));
+  }
+
+  /* The turn after the board shown: what it scored against the best, and the best turn. */
+  function renderNext() {
+    if (!analysis || !replay) return;
+    const next = turnAt(replay.ply + 1);
+    const text = $("analysis-next-text");
+    const button = $("analysis-best-button");
+    if (!next) {
+      text.textContent = words.no_next;
+      text.classList.remove("is-miss");
+      button.hidden = true;
+      replay.clearBoardOverlay();
+      return;
+    }
+    const parts = [
+      S.format(words.next, {
+        ply: next.ply,
+        name: seatName(next.seat),
+        played: next.played_points,
+        best: next.best_points,
+      }),
+    ];
+    if (next.best_move) parts.push(S.format(words.next_best, { move: next.best_move }));
+    if (next.hint) parts.push(words.next_hint);
+    text.textContent = parts.join(" ");
+    text.classList.toggle("is-miss", next.missed >= BIG_MISS);
+    button.hidden = !next.best_move;
+    button.textContent = showBest ? words.hide_best : words.show_best;
+    button.setAttribute("aria-pressed", String(showBest));
+    if (showBest && next.best_move) {
+      replay.drawBoardOverlay(next.best_move, { seat: next.seat, className: "analysis-best" });
+    }
+  }
+
+  function renderTable() {
+    const body = $("analysis-table").querySelector("tbody");
+    body.replaceChildren();
+    for (const player of analysis.players) {
+      const row = document.createElement("tr");
+      const name = document.createElement("th");
+      name.scope = "row";
+      const chip = document.createElement("span");
+      chip.className = "seat-chip seat-" + player.seat;
+      chip.textContent = seatName(player.seat);
+      name.appendChild(chip);
+      row.appendChild(name);
+      const accuracy = percent.format(player.accuracy / 100);
+      for (const value of [player.points, player.available, player.missed_total, accuracy, player.hints]) {
+        const cell = document.createElement("td");
+        cell.className = "number";
+        cell.textContent = value === undefined ? "" : value;
+        row.appendChild(cell);
+      }
+      const misses = document.createElement("td");
+      const list = player.biggest_misses || [];
+      if (!list.length) misses.textContent = words.no_miss;
+      list.forEach((miss, index) => {
+        if (index) misses.appendChild(document.createTextNode(", "));
+        const link = document.createElement("button");
+        link.type = "button";
+        link.className = "link-button";
+        link.textContent = S.format(words.miss, { ply: miss.ply, missed: miss.missed });
+        link.title = S.format(words.miss_title, { ply: miss.ply });
+        link.addEventListener("click", () => replay.goTo(miss.ply - 1));
+        misses.appendChild(link);
+      });
+      row.appendChild(misses);
+      body.appendChild(row);
+    }
+  }
+
+  function svg(name, attributes, parent) {
+    const element = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attributes || {})) element.setAttribute(key, value);
+    if (parent) parent.appendChild(element);
+    return element;
+  }
+
+  /* One band per player; x is the turn (ply), so the bands line up with each other. */
+  function renderChart() {
+    const root = $("analysis-chart");
+    root.replaceChildren();
+    const players = analysis.players.length;
+    const total = analysis.turns.length;
+    const layout = { width: 900, band: 70, gap: 14, left: 120, right: 10, top: 6, axis: 18 };
+    const height = layout.top + players * (layout.band + layout.gap) + layout.axis;
+    root.setAttribute("viewBox", "0 0 " + layout.width + " " + height);
+    const plotWidth = layout.width - layout.left - layout.right;
+    const step = total ? plotWidth / total : plotWidth;
+    const barWidth = Math.max(2, Math.min(14, step * 0.7));
+    const top = Math.max(1, ...analysis.turns.map((turn) => turn.best_points));
+    const x = (ply) => layout.left + (ply - 0.5) * step;
+    const current = replay ? replay.ply + 1 : 0;
+
+    analysis.players.forEach((player, index) => {
+      const y0 = layout.top + index * (layout.band + layout.gap);
+      const base = y0 + layout.band;
+      const scale = (value) => (value / top) * (layout.band - 4);
+      const band = svg("g", { class: "analysis-band seat-" + player.seat }, root);
+      svg("line", { x1: layout.left, x2: layout.width - layout.right, y1: base, y2: base, class: "band-base" }, band);
+      const label = svg("text", { x: layout.left - 8, y: y0 + layout.band / 2, class: "band-label" }, band);
+      label.textContent = seatName(player.seat);
+      const accuracy = svg("text", { x: layout.left - 8, y: y0 + layout.band / 2 + 15, class: "band-accuracy" }, band);
+      accuracy.textContent = percent.format(player.accuracy / 100);
+
+      for (const turn of analysis.turns) {
+        if (turn.seat !== player.seat) continue;
+        const group = svg("g", { class: "turn-bar" + (turn.ply === current ? " is-current" : ""), tabindex: "-1" }, band);
+        const available = scale(turn.best_points);
+        const played = scale(turn.played_points);
+        svg("rect", {
+          x: x(turn.ply) - barWidth / 2,
+          y: base - available,
+          width: barWidth,
+          height: Math.max(available, 0.5),
+          class: "bar-available",
+        }, group);
+        svg("rect", {
+          x: x(turn.ply) - barWidth / 2,
+          y: base - played,
+          width: barWidth,
+          height: played,
+          class: "bar-played" + (turn.missed >= BIG_MISS ? " is-miss" : ""),
+        }, group);
+        const title = svg("title", {}, group);
+        title.textContent = S.format(words.bar_title, {
+          ply: turn.ply,
+          played: turn.played_points,
+          best: turn.best_points,
+        });
+        group.addEventListener("click", () => replay.goTo(turn.ply - 1));
+      }
+    });
+
+    const axisY = height - 4;
+    const every = Math.max(1, Math.ceil(total / 10));
+    for (let ply = every; ply <= total; ply += every) {
+      const tick = svg("text", { x: x(ply), y: axisY, class: "axis-label" }, root);
+      tick.textContent = ply;
+    }
+  }
+
+  // -- wiring ------------------------------------------------------------------------------------
+
+  $("analysis-best-button").addEventListener("click", () => {
+    showBest = !showBest;
+    if (!showBest) replay.clearBoardOverlay();
+    renderNext();
+  });
+
+  document.addEventListener("replay:ready", () => {
+    replay = window.siestaReplay;
+    if (!replay) return;
+    if (replay.state.status !== "finished") {
+      setStatus(words.not_over);
+      return;
+    }
+    pollStarted = Date.now();
+    poll();
+  });
+
+  document.addEventListener("replay:step", () => {
+    if (!analysis || !replay) return;
+    renderNext();
+    renderChart();
+  });
+})();
