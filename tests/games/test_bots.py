@@ -4,12 +4,14 @@ ahead. Pure engine tests (no database)."""
 from __future__ import annotations
 
 import functools
+import io
 import random
 import time
 
 import pytest
+from django.core.management import CommandError, call_command
 
-from games import bots
+from games import bots, bots_bench
 from games.bots import HardSettings, choose_turn, hard_turn
 from games.engine import Position, Termination, best_turn
 
@@ -129,3 +131,45 @@ def test_hard_keeps_within_its_time_budget():
     _check_legal_and_play(pos, turn)
     # One candidate line (up to four exact searches) may run past the budget, not fifty.
     assert spent < 0.15 + 1.0
+
+
+# -- the benchmark ------------------------------------------------------------------------------
+
+
+def test_wilson_interval_matches_known_values():
+    # 65 wins in 100 games: 55.3%–73.6% (Wilson score interval, z = 1.96).
+    low, high = bots_bench.wilson(65, 100)
+    assert (round(low, 3), round(high, 3)) == (0.553, 0.736)
+    assert bots_bench.wilson(0, 10)[0] == 0.0
+    assert bots_bench.wilson(10, 10)[1] == 1.0
+
+
+def test_the_measured_level_takes_every_seat_and_both_variants():
+    plan = bots_bench.schedule(8, 4, ["hard", "medium"])
+    assert [game.levels.index("hard") + 1 for game in plan] == [1, 2, 3, 4, 1, 2, 3, 4]
+    assert all(sorted(game.levels) == ["hard", "medium", "medium", "medium"] for game in plan)
+    assert {game.variant for game in plan} == {"standard", "classic"}
+    assert len({game.seed for game in plan}) == 8
+
+
+def test_a_benchmark_game_is_played_to_its_end_and_replays_to_its_scores():
+    game = bots_bench.MatchGame(seed=3, players=3, variant="classic", levels=("easy",) * 3)
+    result = bots_bench.play(game)
+    assert result.turns >= 5
+    assert result.winners == [
+        seat for seat, score in enumerate(result.scores, 1) if score == max(result.scores)
+    ]
+    assert len(result.think["easy"]) == result.turns
+
+
+def test_the_botmatch_command_prints_win_rate_and_think_times():
+    out = io.StringIO()
+    call_command(
+        "botmatch", "--games", "2", "--processes", "1", "easy", stdout=out, stderr=io.StringIO()
+    )
+    text = out.getvalue()
+    assert "easy first alone in" in text
+    assert "95% CI" in text
+    assert "think time median easy" in text
+    with pytest.raises(CommandError):
+        call_command("botmatch", "--games", "1", "easy", "--hard", "depth=3")
