@@ -58,7 +58,7 @@ class HardSettings:
 def _margin(pos: Position, seat: int, mean_weight: float = 0.0) -> float:
     mine = pos.scores[seat - 1]
     others = [s for i, s in enumerate(pos.scores) if i != seat - 1]
-    lead = mine - max(others)
+    lead: float = mine - max(others)
     if mean_weight:
         lead += mean_weight * (mine - sum(others) / len(others))
     return lead

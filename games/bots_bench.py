@@ -9,6 +9,7 @@ variant favours it. Games run in parallel processes. Pure Python: no Django need
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import random
@@ -16,6 +17,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.bots import LEVELS, HardSettings, choose_turn, hard_turn
 from games.engine import Position
@@ -50,7 +52,8 @@ def play(game: MatchGame) -> GameResult:
     """Play one game to its end; bots choose with their own seeded random streams."""
     rng = random.Random(game.seed)
     pos = Position(game.players, game.variant)
-    hard = HardSettings(**dict(game.hard))
+    options: dict[str, Any] = dict(game.hard)
+    hard = dataclasses.replace(HardSettings(), **options)
     think: dict[str, list[float]] = {}
     think_cpu: dict[str, list[float]] = {}
     while not pos.over:

@@ -33,7 +33,7 @@ ANALYSIS_STALL = timedelta(minutes=1)
 """A finished game still without its analysis this long after the end is analysed again."""
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True)  # type: ignore[untyped-decorator]
 def bot_move(game_id: int, ply: int) -> bool:
     """Play the bot's turn of ``game_id`` at ``ply``.
 
@@ -62,7 +62,7 @@ def bot_move(game_id: int, ply: int) -> bool:
         return False
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True)  # type: ignore[untyped-decorator]
 def analyse_game(game_id: int) -> bool:
     """Analyse a finished game (once: a repeat finds the stored analysis). Returns whether an
     analysis is stored."""
@@ -71,7 +71,7 @@ def analyse_game(game_id: int) -> bool:
     return game_analyse(game_id=game_id) is not None
 
 
-@shared_task
+@shared_task  # type: ignore[untyped-decorator]
 def expire_turns() -> list[int]:
     """Periodic: players whose turn time ran out are out."""
     from games import services
@@ -79,7 +79,7 @@ def expire_turns() -> list[int]:
     return services.game_turn_timeouts_expire()
 
 
-@shared_task
+@shared_task  # type: ignore[untyped-decorator]
 def requeue_bot_turns() -> int:
     """Periodic: re-enqueue bot turns still waiting, so a lost task never stalls a game."""
     from games import services
@@ -90,7 +90,7 @@ def requeue_bot_turns() -> int:
     return len(waiting)
 
 
-@shared_task
+@shared_task  # type: ignore[untyped-decorator]
 def requeue_analyses() -> int:
     """Periodic: analyse finished games whose analysis never arrived (a lost task)."""
     from games.analysis import games_awaiting_analysis

@@ -3,6 +3,8 @@ has stored it. A thin interface over ``games.analysis.analysis_state``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -16,7 +18,7 @@ from games.api.serializers import ErrorSerializer
 from games.models import Analysis, Game
 
 
-class AnalysisTurnSerializer(serializers.Serializer):
+class AnalysisTurnSerializer(serializers.Serializer[Any]):
     ply = serializers.IntegerField(help_text="The game's ply once this turn was played (1..).")
     seat = serializers.IntegerField()
     move = serializers.CharField(help_text="The turn played, like SF5 RF6 HF7.")
@@ -27,7 +29,7 @@ class AnalysisTurnSerializer(serializers.Serializer):
     hint = serializers.BooleanField(help_text="Played after asking for a hint.")
 
 
-class MissSerializer(serializers.Serializer):
+class MissSerializer(serializers.Serializer[Any]):
     ply = serializers.IntegerField()
     move = serializers.CharField()
     played_points = serializers.IntegerField()
@@ -36,7 +38,7 @@ class MissSerializer(serializers.Serializer):
     missed = serializers.IntegerField()
 
 
-class AnalysisPlayerSerializer(serializers.Serializer):
+class AnalysisPlayerSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     turns = serializers.IntegerField(help_text="Turns the seat played.")
     points = serializers.IntegerField(help_text="Points its turns scored for it.")
@@ -51,7 +53,7 @@ class AnalysisPlayerSerializer(serializers.Serializer):
 
 class GameAnalysisApi(SiestaApi):
     @extend_schema_serializer(component_name="Analysis")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         status = serializers.ChoiceField(choices=Analysis.Status.choices)
         turns = AnalysisTurnSerializer(many=True, help_text="Empty while pending.")
         players = AnalysisPlayerSerializer(many=True, help_text="Empty while pending.")
