@@ -115,34 +115,9 @@ def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
         except IntegrityError:
             return None
 
-        by_seat = {p.seat: p for p in people}
         changes: dict[int, elo.Change] = {}
-        locked: dict[int, Rating] = {}
         if assessment.counted:
-            counting = [by_seat[seat] for seat in assessment.counting_seats]
-            locked = _locked_ratings((p.user_id for p in counting if p.user_id), outcome.mode)
-            entrants = [
-                elo.Entrant(
-                    seat=p.seat,
-                    rating=locked[p.user_id].rating,
-                    games=locked[p.user_id].games,
-                    score=p.score,
-                    out=bool(p.out_reason),
-                    team=p.team,
-                )
-                for p in counting
-                if p.user_id
-            ]
-            for computed in elo.game_changes(
-                outcome.mode,
-                entrants,
-                team_scores=_team_scores(outcome.team_scores),
-                teams_out=rated_game.teams_out,
-            ):
-                changes[computed.seat] = computed
-                rating = locked[by_seat[computed.seat].user_id or 0]
-                _rating_apply(rating, computed)
-                rating.save()
+            changes = _ratings_update(outcome, rated_game, assessment.counting_seats)
 
         others = [p.user_id for p in people if p.seat not in changes and p.user_id]
         current = dict(
@@ -177,6 +152,37 @@ def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
             )
         RatingChange.objects.bulk_create(rows)
     return rated_game
+
+
+def _ratings_update(
+    outcome: GameOutcome, rated_game: RatedGame, counting_seats: Sequence[int]
+) -> dict[int, elo.Change]:
+    """Lock the counting players' ratings, apply the formula, save; the changes by seat."""
+    user_of = {p.seat: p.user_id for p in outcome.participants if p.user_id is not None}
+    locked = _locked_ratings((user_of[seat] for seat in counting_seats), outcome.mode)
+    rating_of = {seat: locked[user_of[seat]] for seat in counting_seats}
+    participant = {p.seat: p for p in outcome.participants}
+    entrants = [
+        elo.Entrant(
+            seat=seat,
+            rating=rating_of[seat].rating,
+            games=rating_of[seat].games,
+            score=participant[seat].score,
+            out=bool(participant[seat].out_reason),
+            team=participant[seat].team,
+        )
+        for seat in counting_seats
+    ]
+    changes = elo.game_changes(
+        outcome.mode,
+        entrants,
+        team_scores=_team_scores(outcome.team_scores),
+        teams_out=rated_game.teams_out,
+    )
+    for change in changes:
+        _rating_apply(rating_of[change.seat], change)
+        rating_of[change.seat].save()
+    return {change.seat: change for change in changes}
 
 
 def _rating_apply(rating: Rating, change: elo.Change) -> None:
