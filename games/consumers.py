@@ -23,9 +23,8 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from games import realtime, services
-from games.engine import EngineError, IllegalMoveError, Turn
 from games.models import Game
-from games.selectors import game_get, game_seats, game_state, position_of
+from games.selectors import game_get, game_state
 
 MAX_MESSAGE_BYTES = 4096
 """Frames larger than this are refused: a move message is well under 200 bytes."""
@@ -59,43 +58,6 @@ def _user_for_token(key: str) -> AbstractBaseUser | None:
         return None
     user: AbstractBaseUser = token.user
     return user
-
-
-def _turn_preview(
-    *, game_id: int, user: AbstractBaseUser | None, move: str, ply: int | None
-) -> Message:
-    """Check a turn in progress for the player to move; nothing is stored.
-
-    Refusals are the services' own errors, so a check and the move it previews answer alike. A
-    whole turn (three placements, or fewer that end the game) must also score, as a move must."""
-    try:
-        game = game_get(game_id)
-    except Game.DoesNotExist:
-        raise services.NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
-    seats = game_seats(game)
-    # The same who-may-move rules as a move; read without a lock, as nothing is written.
-    services._check_turn(game, seats, user)
-    if ply is not None and ply != game.ply:
-        raise services.StalePly(
-            _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
-            ply=game.ply,
-        )
-    position = position_of(game, seats)
-    try:
-        placements = len(Turn.parse(move).placements)
-        points, ended = position.preview(move)
-        complete = ended is not None or placements == 3
-        if complete:
-            position.check(move)
-    except IllegalMoveError as exc:
-        raise services.InvalidMove(str(exc), cell=exc.cell) from None
-    except EngineError as exc:
-        raise services.InvalidMove(str(exc)) from None
-    return {
-        "points": list(points),
-        "complete": complete,
-        "ends_game": ended is not None,
-    }
 
 
 def _language_of(scope: Any) -> str:
@@ -248,7 +210,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _on_check(self, content: Message) -> None:
         move = _string_field(content, "move")
         ply = _int_field(content, "ply") if "ply" in content else None
-        preview = await database_sync_to_async(_turn_preview)(
+        preview = await database_sync_to_async(services.game_turn_preview)(
             game_id=self._game_id, user=self.user, move=move, ply=ply
         )
         await self.send_json({"type": "check", "id": content.get("id"), "ok": True, **preview})

@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 
 from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
+from games.engine import Turn as EngineTurn
 from games.models import Game, Seat, Turn
-from games.selectors import game_outcome, game_state, position_of
+from games.selectors import game_get, game_outcome, game_seats, game_state, position_of
 from games.signals import game_finished
 
 
@@ -324,6 +325,43 @@ def game_move_make(
     return MoveResult(game.ply, points, game)
 
 
+def game_turn_preview(
+    *, game_id: int, user: AbstractBaseUser | None, move: str, ply: int | None
+) -> dict[str, Any]:
+    """Check a turn in progress for the player to move; nothing is stored.
+
+    Refusals are the services' own errors, so a check and the move it previews answer alike. A
+    whole turn (three placements, or fewer that end the game) must also score, as a move must."""
+    try:
+        game = game_get(game_id)
+    except Game.DoesNotExist:
+        raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+    seats = game_seats(game)
+    # The same who-may-move rules as a move; read without a lock, as nothing is written.
+    _check_turn(game, seats, user)
+    if ply is not None and ply != game.ply:
+        raise StalePly(
+            _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
+            ply=game.ply,
+        )
+    position = position_of(game, seats)
+    try:
+        placements = len(EngineTurn.parse(move).placements)
+        points, ended = position.preview(move)
+        complete = ended is not None or placements == 3
+        if complete:
+            position.check(move)
+    except IllegalMoveError as exc:
+        raise InvalidMove(str(exc), cell=exc.cell) from None
+    except EngineError as exc:
+        raise InvalidMove(str(exc)) from None
+    return {
+        "points": list(points),
+        "complete": complete,
+        "ends_game": ended is not None,
+    }
+
+
 def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
     """Play a bot's move for the seat to move if it is still that bot's turn at ``ply``.
 
@@ -443,5 +481,6 @@ __all__ = [
     "game_join",
     "game_move_make",
     "game_resign",
+    "game_turn_preview",
     "game_turn_timeouts_expire",
 ]
