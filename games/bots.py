@@ -44,12 +44,18 @@ def medium_turn(position: Position, rng: random.Random) -> Turn | None:
 class HardSettings:
     width: int = 8
     """Candidate turns looked at, best own points first."""
+    min_width: int = 3
+    """Candidates looked at whatever the time."""
+    deep: int = 3
+    """Candidates (the best after the next player's reply) followed to the bot's next turn."""
     follow_weight: float = 0.5
     """Weight of the bot's own best turn once the others have replied."""
     mean_weight: float = 0.0
     """Weight of the lead over the mean of the others (besides the lead over the best other)."""
     budget: float = 0.5
     """CPU seconds (this thread's) after which no further candidate is looked at."""
+    screen_share: float = 0.6
+    """Share of the budget the first pass (the next player's reply) may use."""
     wall_cap: float = 2.0
     """Wall-clock seconds after which no further candidate is looked at, however busy the
     machine."""
@@ -73,26 +79,41 @@ def _terminal(pos: Position, seat: int) -> float:
     return -WIN + lead
 
 
-def _line_value(pos: Position, turn: Turn, seat: int, settings: HardSettings) -> float:
-    """Play ``turn``, then each other player's best reply until the bot is to move again; the
-    value is the lead then (plus the bot's best next turn, weighted), or the result if the game
-    ended on the way. The position is restored."""
-    pos.play(turn)
-    played = 1
+@dataclass
+class _Line:
+    """A candidate turn and the best replies that follow it, with the value of where it leads."""
+
+    turns: list[Turn]
+    value: float = 0.0
+    over: bool = False
+    """The game ends on the way: the value is the result."""
+
+
+def _extend(
+    pos: Position, line: _Line, seat: int, settings: HardSettings, *, replies: int, follow: bool
+) -> None:
+    """Follow ``line`` by up to ``replies`` more best replies (never past the bot's own turn)
+    and value where it leads: the result if the game ended, else the bot's lead, plus (with
+    ``follow``, at the bot's turn) its best points then, weighted. The position is restored."""
+    for turn in line.turns:
+        pos.play(turn)
+    played = len(line.turns)
     try:
-        while not pos.over and pos.to_move != seat:
-            _points, replies = best_turns(pos)
-            if not replies:  # cannot happen: the game is over when no scoring turn is left
+        while replies > 0 and not pos.over and pos.to_move != seat:
+            _points, best = best_turns(pos)
+            if not best:  # cannot happen: the game is over when no scoring turn is left
                 break
-            pos.play(replies[0])
+            pos.play(best[0])
+            line.turns.append(best[0])
             played += 1
+            replies -= 1
         if pos.over:
-            return _terminal(pos, seat)
-        value = _margin(pos, seat, settings.mean_weight)
-        if settings.follow_weight:
-            follow, _turns = best_turns(pos)
-            value += settings.follow_weight * follow
-        return value
+            line.value, line.over = _terminal(pos, seat), True
+            return
+        line.value = _margin(pos, seat, settings.mean_weight)
+        if follow and pos.to_move == seat and settings.follow_weight:
+            points, _turns = best_turns(pos)
+            line.value += settings.follow_weight * points
     finally:
         for _ in range(played):
             pos.undo()
@@ -118,8 +139,22 @@ def hard_candidates(pos: Position, rng: random.Random, width: int) -> list[tuple
 def hard_turn(
     position: Position, rng: random.Random, settings: HardSettings | None = None
 ) -> Turn | None:
+    """Look at the best few turns for the bot, each followed by the others' best replies (what
+    a greedy player would answer) up to the bot's next turn; play the one that leads furthest
+    ahead, or that wins when the game ends on the way.
+
+    First pass: every candidate with the next player's reply only (cheap, and often enough: it
+    is who profits from what the turn opens up). Second pass: the ``deep`` best of those with
+    the rest of the round and the bot's own next turn. Both passes stop at the time budget."""
     settings = settings or HardSettings()
     cpu_start, wall_start = time.thread_time(), time.perf_counter()
+
+    def spent(share: float = 1.0) -> bool:
+        return (
+            time.thread_time() - cpu_start > settings.budget * share
+            or time.perf_counter() - wall_start > settings.wall_cap * share
+        )
+
     pos = position.copy()
     seat = pos.to_move
     if seat is None:
@@ -127,14 +162,26 @@ def hard_turn(
     candidates = hard_candidates(pos, rng, settings.width)
     if not candidates:
         return None
-    chosen, chosen_value = candidates[0][1], None
-    for _gain, turn in candidates:
-        value = _line_value(pos, turn, seat, settings)
-        if chosen_value is None or value > chosen_value:
-            chosen, chosen_value = turn, value
-        if (
-            time.thread_time() - cpu_start > settings.budget
-            or time.perf_counter() - wall_start > settings.wall_cap
-        ):
+    lines: list[_Line] = []
+    for index, (_gain, turn) in enumerate(candidates):
+        if index >= settings.min_width:
+            # Past its share of the budget the first pass stops, unless every line so far loses.
+            losing = max(line.value for line in lines) < -WIN / 2
+            if spent() or (spent(settings.screen_share) and not losing):
+                break
+        line = _Line([turn])
+        _extend(pos, line, seat, settings, replies=1, follow=False)
+        lines.append(line)
+    # Stable sort: on equal values the turn scoring more for the bot comes first.
+    lines.sort(key=lambda line: -line.value)
+    chosen = lines[0]
+    deepened: list[_Line] = []
+    for line in lines[: settings.deep]:
+        if spent():
             break
-    return chosen
+        if not line.over:
+            _extend(pos, line, seat, settings, replies=pos.players, follow=True)
+        deepened.append(line)
+    if deepened:
+        chosen = max(deepened, key=lambda line: line.value)
+    return chosen.turns[0]

@@ -173,3 +173,48 @@ def test_the_botmatch_command_prints_win_rate_and_think_times():
     assert "think time median easy" in text
     with pytest.raises(CommandError):
         call_command("botmatch", "--games", "1", "easy", "--hard", "depth=3")
+
+
+# A late position (seat 1 to move, 81–86 behind, one sun left) found in a hard-against-medium
+# game. The greedy turn scores 8 and leaves the last sun to seat 2, whose best reply scores 12 with
+# it and ends the game: 89–98. Placing the last sun now scores 7 and ends the game: 88–86.
+LAST_SUN_BOARD = [
+    ".........S..",
+    "........S1#.",
+    ".......S1#1S",
+    "......S1#1S.",
+    ".....S2#2S..",
+    "....S1##1S..",
+    ".#1S22#1S...",
+    ".1S2###2S...",
+    ".S.S2#1S2S..",
+    "....S1S2#2S.",
+    ".....S2###2S",
+    ".........#2S",
+]
+
+
+def _last_sun_position() -> Position:
+    return Position(
+        2, "standard", LAST_SUN_BOARD, suns=1, shadows=58, roofs=[3, 2], scores=[81, 86]
+    )
+
+
+def test_greedy_play_loses_the_last_sun_position():
+    pos = _last_sun_position()
+    pos.play(bots.medium_turn(pos, random.Random(0)))
+    assert not pos.over
+    reply = best_turn(pos)
+    pos.play(reply.turn)
+    assert pos.end is Termination.LAST_SUN
+    assert pos.winners() == [2]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hard_ends_the_game_when_that_wins_it(seed):
+    pos = _last_sun_position()
+    # The default CPU budget; no wall-clock cap, so that a busy machine changes nothing.
+    turn = hard_turn(pos, random.Random(seed), HardSettings(wall_cap=60))
+    assert pos.play(turn) == (7, 0)
+    assert pos.end is Termination.LAST_SUN
+    assert pos.winners() == [1]
