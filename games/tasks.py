@@ -122,7 +122,7 @@ def tasks_in_threads() -> bool:
     return bool(app.conf.task_always_eager and getattr(settings, "SIESTA_TASKS_IN_THREADS", False))
 
 
-_executor: ThreadPoolExecutor | None = None
+_executors: dict[str, ThreadPoolExecutor] = {}
 _executor_lock = threading.Lock()
 _in_flight: set[tuple[str, tuple[Any, ...]]] = set()
 
@@ -132,14 +132,17 @@ def _dispatch(task: Any, *args: Any) -> None:
         task.delay(*args)
         return
     key = (task.name, args)
-    global _executor
+    # Bot turns have threads of their own, so that analyses (seconds each) never hold them up.
+    pool = "bots" if task.name == bot_move.name else "other"
     with _executor_lock:
         if key in _in_flight:  # the same job is already queued or running here
             return
         _in_flight.add(key)
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="siesta-task")
-        _executor.submit(_run_in_thread, key, task, args)
+        if pool not in _executors:
+            _executors[pool] = ThreadPoolExecutor(
+                max_workers=2 if pool == "bots" else 1, thread_name_prefix=f"siesta-{pool}"
+            )
+        _executors[pool].submit(_run_in_thread, key, task, args)
 
 
 def _run_in_thread(key: tuple[str, tuple[Any, ...]], task: Any, args: tuple[Any, ...]) -> None:

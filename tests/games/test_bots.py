@@ -16,7 +16,7 @@ from games.bots import HardSettings, choose_turn, hard_turn
 from games.engine import Position, Termination, best_turn
 
 SHAPES = [(players, variant) for players in (2, 3, 4) for variant in ("standard", "classic")]
-QUICK_HARD = HardSettings(width=3, budget=0.3)
+QUICK_HARD = HardSettings(width=3, deep=2, budget=0.1)
 
 
 @functools.cache
