@@ -56,7 +56,7 @@ class HardSettings:
     """CPU seconds (this thread's) after which no further candidate is looked at."""
     screen_share: float = 0.6
     """Share of the budget the first pass (the next player's reply) may use."""
-    wall_cap: float = 2.0
+    wall_cap: float = 1.5
     """Wall-clock seconds after which no further candidate is looked at, however busy the
     machine."""
 
