@@ -1,4 +1,11 @@
-"""Bot players. They choose turns with the shared engine and nothing else."""
+"""Bot players. They choose turns with the shared engine and nothing else.
+
+- ``easy``: a random scoring turn (one per distinct scoring core), as a beginner plays.
+- ``medium``: the most points for itself this turn (exact), ties broken at random.
+- ``hard``: looks further: the best few turns for itself, each followed by what a greedy player
+  would answer, up to its own next turn; it counts what a turn hands the others and whether the
+  game ends on the way (see ``hard_turn``). ``python -m games.bots_bench`` measures it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ from games.engine import Position, Turn, best_turns, scoring_turns
 LEVELS = ("easy", "medium", "hard")
 
 WIN = 10_000
+"""The value of a line that ends the game with the bot alone in first place (plus its lead)."""
 
 
 def choose_turn(
@@ -42,6 +50,8 @@ def medium_turn(position: Position, rng: random.Random) -> Turn | None:
 
 @dataclass(frozen=True)
 class HardSettings:
+    """How far the hard bot looks. The defaults think about half a second of CPU per turn."""
+
     width: int = 8
     """Candidate turns looked at, best own points first."""
     min_width: int = 3
@@ -165,7 +175,8 @@ def hard_turn(
     lines: list[_Line] = []
     for index, (_gain, turn) in enumerate(candidates):
         if index >= settings.min_width:
-            # Past its share of the budget the first pass stops, unless every line so far loses.
+            # Past its share of the budget the first pass stops, unless every line so far loses
+            # (then it goes on to the whole budget, looking for a turn that does not).
             losing = max(line.value for line in lines) < -WIN / 2
             if spent() or (spent(settings.screen_share) and not losing):
                 break
