@@ -262,6 +262,24 @@ def _check_turn(game: Game, seats: Sequence[Seat], user: AbstractBaseUser | None
     return mine
 
 
+def _check_ply(
+    game: Game,
+    seats: Sequence[Seat],
+    user: AbstractBaseUser | None,
+    ply: int | None,
+    *,
+    required: bool,
+) -> None:
+    """A player's stale or repeated submit is a 409 even once the turn has passed on (API.md), so
+    the ply is checked before whose turn it is; outsiders still get a 403."""
+    stale = ply != game.ply if ply is not None else required
+    if stale and _seat_of(seats, user) is not None:
+        raise StalePly(
+            _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
+            ply=game.ply,
+        )
+
+
 def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot: bool) -> list[int]:
     position = position_of(game, seats)
     try:
@@ -312,13 +330,7 @@ def game_move_make(
         raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
     with transaction.atomic():
         game, seats = _lock(game_id)
-        # A player's stale or repeated submit is a 409 even once the turn has passed on (API.md),
-        # so the ply is checked before whose turn it is; outsiders still get a 403.
-        if (ply is None or ply != game.ply) and _seat_of(seats, user) is not None:
-            raise StalePly(
-                _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
-                ply=game.ply,
-            )
+        _check_ply(game, seats, user, ply, required=True)
         seat = _check_turn(game, seats, user)
         points = _apply_move(game, seats, seat, move, by_bot=False)
         _publish(game, seats)
@@ -337,13 +349,10 @@ def game_turn_preview(
     except Game.DoesNotExist:
         raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
     seats = game_seats(game)
-    # The same who-may-move rules as a move; read without a lock, as nothing is written.
+    # The same checks, in the same order, as a move; read without a lock, as nothing is written.
+    # The ply is optional here: a page may check placements without tracking it.
+    _check_ply(game, seats, user, ply, required=False)
     _check_turn(game, seats, user)
-    if ply is not None and ply != game.ply:
-        raise StalePly(
-            _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
-            ply=game.ply,
-        )
     position = position_of(game, seats)
     try:
         placements = len(EngineTurn.parse(move).placements)
