@@ -58,6 +58,16 @@ def user(db):
     return UserFactory()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_background_tasks_by_default(django_test_environment):
+    """Off for the whole session, not only inside each test: a request that a test's thread makes
+    after the test has ended must not start the in-process beat either."""
+    from django.conf import settings as django_settings
+
+    django_settings.SIESTA_INPROCESS_BEAT = False
+    django_settings.SIESTA_TASKS_IN_THREADS = False
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager(settings):
     """Tasks run in-process in tests (a dedicated integration test uses a real worker)."""
