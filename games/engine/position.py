@@ -372,18 +372,10 @@ class Position:
         seat = self._seat_to_move()
         turn = Turn.parse(turn) if isinstance(turn, str) else turn
         before = self.worths()
-        done: list[Cell] = []
-        ended: Termination | None = None
-        try:
-            for placement in turn.placements:
-                if ended:
-                    raise _after_end_error(ended, placement)
-                ended = self.place(placement, seat)
-                done.append(placement.cell)
-            points = tuple(a - b for a, b in zip(self.worths(), before, strict=True))
-        finally:
-            for cell in reversed(done):
-                self._remove(cell)
+        ended = self._place_turn(turn, seat)
+        points = tuple(a - b for a, b in zip(self.worths(), before, strict=True))
+        for placement in reversed(turn.placements):
+            self._remove(placement.cell)
         return points, ended
 
     def play(self, turn: Turn | str, *, check_end: bool = True) -> tuple[int, ...]:
@@ -394,17 +386,11 @@ class Position:
         seat = self._seat_to_move()
         turn = Turn.parse(turn) if isinstance(turn, str) else turn
         before = self.worths()
-        done: list[Cell] = []
-        ended: Termination | None = None
+        ended = self._place_turn(turn, seat)
         try:
-            for placement in turn.placements:
-                if ended:
-                    raise _after_end_error(ended, placement)
-                ended = self.place(placement, seat)
-                done.append(placement.cell)
-            if ended is None and len(done) != 3:
+            if ended is None and len(turn) != 3:
                 raise IllegalMoveError(
-                    f"a turn places exactly three pieces ({len(done)} given) "
+                    f"a turn places exactly three pieces ({len(turn)} given) "
                     "unless it ends the game"
                 )
             points = tuple(a - b for a, b in zip(self.worths(), before, strict=True))
@@ -413,8 +399,8 @@ class Position:
                     f"{turn} scores no point for seat {seat}: every turn must score at least one"
                 )
         except IllegalMoveError:
-            for cell in reversed(done):
-                self._remove(cell)
+            for placement in reversed(turn.placements):
+                self._remove(placement.cell)
             raise
         played = PlayedTurn(seat, turn, points)
         self._undo.append(_Undo(played, self.end))
@@ -426,6 +412,23 @@ class Position:
         if check_end and not ended:
             self._check_scoring_turn()
         return points
+
+    def _place_turn(self, turn: Turn, seat: int) -> Termination | None:
+        """Place every placement of ``turn`` in order, checking each; returns the end they cause.
+        On an illegal placement, the ones already placed are taken back before the error."""
+        done: list[Cell] = []
+        ended: Termination | None = None
+        try:
+            for placement in turn.placements:
+                if ended:
+                    raise _after_end_error(ended, placement)
+                ended = self.place(placement, seat)
+                done.append(placement.cell)
+        except IllegalMoveError:
+            for cell in reversed(done):
+                self._remove(cell)
+            raise
+        return ended
 
     def undo(self) -> None:
         """Take back the last turn played on this position."""
