@@ -26,9 +26,10 @@ import networkx as nx
 # sixths): 1200 = lcm(2, 4, 6) * 100.
 _POINT_GRID = 1200
 # Node budgets of the 3-4 seat search (see README "Pairing" for the time they take).
-ORDERED_BUDGET = 20_000
-FEASIBILITY_BUDGET = 60_000
-FALLBACK_BUDGET = 20_000
+ORDERED_BUDGET = 20_000  # nodes to find a first rematch-free split in rank order
+IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
+FEASIBILITY_BUDGET = 60_000  # nodes of the most-constrained-first search
+FALLBACK_BUDGET = 5_000  # nodes per table count when some rematch is unavoidable
 
 
 @dataclass(frozen=True)
@@ -303,6 +304,15 @@ class _Search:
         pair_count = k * (k - 1) // 2
         self.mid = max_tables * pair_count * spread * spread * self.rank_unit + n * n + 1
         self.big = (n * n + 1) * self.mid
+        # pair[i][j]: what seating i with j costs (the rank span is added per table).
+        self.pair = [
+            [
+                (self.pts[i] - self.pts[j]) ** 2 * self.rank_unit
+                + (self.big if self.met[i] >> j & 1 else 0)
+                for j in range(n)
+            ]
+            for i in range(n)
+        ]
         self.nodes = 0
         self.budget = 0
 
@@ -318,6 +328,10 @@ class _Search:
 
     def rematches(self, table: Sequence[int]) -> int:
         return sum(1 for a, b in combinations(table, 2) if self.met[a] >> b & 1)
+
+    def table_value(self, table: Sequence[int]) -> int:
+        pair = self.pair
+        return sum(pair[a][b] for a, b in combinations(table, 2)) + max(table) - min(table)
 
     def objective(self, tables: Sequence[Sequence[int]], byes: Sequence[int]) -> int:
         return (
@@ -335,7 +349,7 @@ class _Search:
             a, b = self.plan.sizes(self.n, self.k, tables)
             found = self.ordered(a, b, strict=True, budget=ORDERED_BUDGET)
             if found is not None:
-                return found
+                return self.improve(*found)
             found = self.constrained(a, b, budget=FEASIBILITY_BUDGET)
             if found is not None:
                 return self.improve(*found)
@@ -345,7 +359,7 @@ class _Search:
             a, b = self.plan.sizes(self.n, self.k, tables)
             greedy = self.greedy(a, b)
             found = self.ordered(a, b, strict=False, budget=FALLBACK_BUDGET, incumbent=greedy)
-            split = found if found is not None else greedy
+            split = self.improve(*(found if found is not None else greedy))
             count = sum(self.rematches(t) for t in split[0])
             if count < best_rematches:
                 best, best_rematches = split, count
@@ -383,6 +397,7 @@ class _Search:
         self.nodes, self.budget = 0, budget
         self.best: tuple[list[list[int]], list[int]] | None = incumbent
         self.best_value = self.objective(*incumbent) if incumbent else math.inf
+        self.improving = False
         everyone = (1 << self.n) - 1
         with contextlib.suppress(_OutOfBudget):
             self._ordered(everyone, self.plan.byes, a, b, 0, [], [], strict)
@@ -407,6 +422,9 @@ class _Search:
         if free == 0:
             self.best_value = value
             self.best = ([list(t) for t in tables], list(byes))
+            if not self.improving:
+                self.improving = True
+                self.budget = min(self.budget, self.nodes + IMPROVE_BUDGET)
             return
         if strict and not self._viable(free, byes_left, b > 0):
             return
@@ -418,21 +436,13 @@ class _Search:
             for size, left in ((self.k, a), (self.k - 1, b)):
                 if left == 0 or size < 2:
                     continue
-                for mates in _cliques(pool, size - 1, self.compat if strict else None):
-                    table = [leader, *mates]
-                    cost = self.table_cost(table)
-                    if not strict:
-                        cost += self.rematches(table) * self.big
+                a2, b2 = a - (size == self.k), b - (size != self.k)
+                # Every later table spans at least its size - 1 ranks.
+                base = value + a2 * (self.k - 1) + b2 * (self.k - 2)
+                for table, cost in self._tables([leader], 0, pool, size - 1, base, strict):
                     tables.append(table)
                     self._ordered(
-                        free & ~_mask(table),
-                        byes_left,
-                        a - (size == self.k),
-                        b - (size != self.k),
-                        value + cost,
-                        tables,
-                        byes,
-                        strict,
+                        free & ~_mask(table), byes_left, a2, b2, value + cost, tables, byes, strict
                     )
                     tables.pop()
         if self.bye_ok >> leader & 1 and byes_left > forced_left - (self.forced >> leader & 1):
@@ -441,6 +451,31 @@ class _Search:
                 rest, byes_left - 1, a, b, value + self.bye_cost(leader), tables, byes, strict
             )
             byes.pop()
+
+    def _tables(
+        self, members: list[int], partial: int, pool: int, need: int, base: int, strict: bool
+    ) -> Iterator[tuple[list[int], int]]:
+        """Tables completing `members` from `pool`, lowest indices first, with their value;
+        a partial table already as dear as the best split (with `base`) is not extended."""
+        if need == 0:
+            yield members, partial + members[-1] - members[0]
+            return
+        left = pool
+        while left:
+            low = left & -left
+            i = low.bit_length() - 1
+            left ^= low
+            self.nodes += 1
+            if self.nodes > self.budget:
+                raise _OutOfBudget
+            row = self.pair[i]
+            cost = partial + sum(row[m] for m in members)
+            if base + cost + i - members[0] >= self.best_value:
+                continue
+            rest = left & self.compat[i] if strict else left
+            if rest.bit_count() < need - 1:
+                continue
+            yield from self._tables([*members, i], cost, rest, need - 1, base, strict)
 
     def _viable(self, free: int, byes_left: int, small_left: bool) -> bool:
         """Every free player who cannot take a bye still has enough rematch-free partners."""
@@ -517,62 +552,59 @@ class _Search:
     def improve(
         self, tables: list[list[int]], byes: list[int]
     ) -> tuple[list[list[int]], list[int]]:
-        """Swap players between tables (and between a table and the byes) while a swap keeps
-        the split rematch-free and lowers the objective."""
+        """Local search: swap two players of different tables, move a player from a full table to
+        a short one, or swap a seated bye candidate with a resting one, while that lowers the
+        objective (a new rematch costs more than anything it could gain)."""
         tables = [list(t) for t in tables]
         byes = list(byes)
-        improved = True
-        rounds = 0
-        while improved and rounds < 50:
-            improved = False
-            rounds += 1
-            for x in range(len(tables)):
-                for y in range(x + 1, len(tables)):
-                    if self._improve_pair(tables, x, y):
-                        improved = True
-            for x in range(len(tables)):
-                if self._improve_bye(tables, x, byes):
-                    improved = True
+        for _ in range(100):
+            if not (self._improve_tables(tables) or self._improve_byes(tables, byes)):
+                break
         return tables, byes
 
-    def _fits(self, table: Sequence[int]) -> bool:
-        return all(not self.met[a] >> b & 1 for a, b in combinations(table, 2))
-
-    def _improve_pair(self, tables: list[list[int]], x: int, y: int) -> bool:
-        tx, ty = tables[x], tables[y]
-        before = self.table_cost(tx) + self.table_cost(ty)
-        for i in range(len(tx)):
-            for j in range(len(ty)):
-                nx_ = [*tx[:i], ty[j], *tx[i + 1 :]]
-                ny_ = [*ty[:j], tx[i], *ty[j + 1 :]]
-                if not (self._fits(nx_) and self._fits(ny_)):
+    def _improve_tables(self, tables: list[list[int]]) -> bool:
+        value = self.table_value
+        for x, tx in enumerate(tables):
+            for y in range(x + 1, len(tables)):
+                ty = tables[y]
+                before = value(tx) + value(ty)
+                for i in range(len(tx)):
+                    for j in range(len(ty)):
+                        new_x = [*tx[:i], ty[j], *tx[i + 1 :]]
+                        new_y = [*ty[:j], tx[i], *ty[j + 1 :]]
+                        if value(new_x) + value(new_y) < before:
+                            tables[x], tables[y] = new_x, new_y
+                            return True
+                if len(tx) == len(ty):
                     continue
-                if self.table_cost(nx_) + self.table_cost(ny_) < before:
-                    tables[x], tables[y] = nx_, ny_
-                    return True
+                big, small = (x, y) if len(tx) > len(ty) else (y, x)
+                for i in range(len(tables[big])):
+                    new_big = tables[big][:i] + tables[big][i + 1 :]
+                    new_small = [*tables[small], tables[big][i]]
+                    if value(new_big) + value(new_small) < before:
+                        tables[big], tables[small] = new_big, new_small
+                        return True
         return False
 
-    def _improve_bye(self, tables: list[list[int]], x: int, byes: list[int]) -> bool:
-        tx = tables[x]
-        for bi, resting in enumerate(byes):
-            if self.forced >> resting & 1:
-                continue
-            for i, seated in enumerate(tx):
-                if not self.candidates >> seated & 1:
+    def _improve_byes(self, tables: list[list[int]], byes: list[int]) -> bool:
+        for x, tx in enumerate(tables):
+            for bi, resting in enumerate(byes):
+                if self.forced >> resting & 1:
                     continue
-                new = [*tx[:i], resting, *tx[i + 1 :]]
-                if not self._fits(new):
-                    continue
-                delta = (
-                    self.table_cost(new)
-                    + self.bye_cost(seated)
-                    - self.table_cost(tx)
-                    - self.bye_cost(resting)
-                )
-                if delta < 0:
-                    tables[x] = new
-                    byes[bi] = seated
-                    return True
+                for i, seated in enumerate(tx):
+                    if not self.candidates >> seated & 1:
+                        continue
+                    new = [*tx[:i], resting, *tx[i + 1 :]]
+                    delta = (
+                        self.table_value(new)
+                        + self.bye_cost(seated)
+                        - self.table_value(tx)
+                        - self.bye_cost(resting)
+                    )
+                    if delta < 0:
+                        tables[x] = new
+                        byes[bi] = seated
+                        return True
         return False
 
 

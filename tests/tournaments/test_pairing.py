@@ -291,7 +291,12 @@ def test_swiss_larger_fields_stay_rematch_free_early(k: int) -> None:
 # --------------------------------------------------------------------------- standings
 
 
-def _result(table: Sequence[int], points: Sequence[float], scores: Sequence[int], teams=None):
+def _result(
+    table: Sequence[int],
+    points: Sequence[float],
+    scores: Sequence[int],
+    teams: tuple[tuple[int, ...], ...] | None = None,
+) -> TableResult:
     return TableResult(
         players=tuple(table),
         points=dict(zip(table, points, strict=True)),
