@@ -26,10 +26,13 @@ import networkx as nx
 # sixths): 1200 = lcm(2, 4, 6) * 100.
 _POINT_GRID = 1200
 # Node budgets of the 3-4 seat search (see README "Pairing" for the time they take).
-ORDERED_BUDGET = 20_000  # nodes to find a first rematch-free split in rank order
+# A node is one step of a search (a seat tried or a table checked), a few microseconds.
+TOTAL_BUDGET = 80_000  # every search of one round together
+ORDERED_BUDGET = 10_000  # per table count: a first rematch-free split in rank order
 IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
-FEASIBILITY_BUDGET = 60_000  # nodes of the most-constrained-first search
-FALLBACK_BUDGET = 5_000  # nodes per table count when some rematch is unavoidable
+FEASIBILITY_BUDGET = 50_000  # the most-constrained-first searches, all table counts together
+FEWER_TABLES_BUDGET = 15_000  # the same, when the ranked search found a split with more tables
+FALLBACK_BUDGET = 5_000  # per table count, when some rematch is unavoidable
 
 
 @dataclass(frozen=True)
@@ -315,6 +318,7 @@ class _Search:
         ]
         self.nodes = 0
         self.budget = 0
+        self.spent = 0  # nodes used by finished searches
 
     # ---- objective pieces
 
@@ -343,28 +347,59 @@ class _Search:
     # ---- driver
 
     def run(self) -> tuple[list[list[int]], list[int]]:
-        """Rematch-free by the ranked search, else by the most-constrained-first search (for each
-        table count, fewest first), else the fewest rematches found within budget."""
-        for tables in self.plan.table_counts:
-            a, b = self.plan.sizes(self.n, self.k, tables)
-            found = self.ordered(a, b, strict=True, budget=ORDERED_BUDGET)
+        """Rematch-free if a search finds it, fewest tables preferred: first the ranked search for
+        each table count (cheap, best seating); then, for the table counts below the one it
+        found, the most-constrained-first search, which also proves that none exists. Else the
+        fewest rematches found. Every search draws on TOTAL_BUDGET, so the time is bounded."""
+        counts = self.plan.table_counts
+        found: tuple[list[list[int]], list[int]] | None = None
+        found_at = len(counts)
+        for at, tables in enumerate(counts):
+            found = self.ordered(*self.sizes(tables), strict=True, budget=ORDERED_BUDGET)
             if found is not None:
-                return self.improve(*found)
-            found = self.constrained(a, b, budget=FEASIBILITY_BUDGET)
-            if found is not None:
-                return self.improve(*found)
+                found_at = at
+                break
+        # Table counts in turn with a budget growing fourfold per pass: an easy count is not
+        # starved by a hard one, and a count proven impossible drops out.
+        feasibility = FEASIBILITY_BUDGET if found is None else FEWER_TABLES_BUDGET
+        pending = list(counts[:found_at])
+        dead: dict[int, set[tuple[int, int, int, int]]] = {t: set() for t in pending}
+        step = 1_000
+        while pending and feasibility > 0:
+            for tables in list(pending):
+                better, settled = self.constrained(
+                    *self.sizes(tables), budget=min(step, feasibility), dead=dead[tables]
+                )
+                feasibility -= self.nodes
+                if better is not None:
+                    return self.improve(*better)
+                if settled:
+                    pending.remove(tables)
+            step *= 4
+        if found is not None:
+            return self.improve(*found)
         best: tuple[list[list[int]], list[int]] | None = None
         best_rematches = math.inf
-        for tables in self.plan.table_counts:
-            a, b = self.plan.sizes(self.n, self.k, tables)
-            greedy = self.greedy(a, b)
-            found = self.ordered(a, b, strict=False, budget=FALLBACK_BUDGET, incumbent=greedy)
-            split = self.improve(*(found if found is not None else greedy))
+        for tables in counts:
+            greedy = self.greedy(*self.sizes(tables))
+            searched = self.ordered(
+                *self.sizes(tables), strict=False, budget=FALLBACK_BUDGET, incumbent=greedy
+            )
+            split = self.improve(*(searched if searched is not None else greedy))
             count = sum(self.rematches(t) for t in split[0])
             if count < best_rematches:
                 best, best_rematches = split, count
         assert best is not None  # there is at least one table count
         return best
+
+    def sizes(self, tables: int) -> tuple[int, int]:
+        return self.plan.sizes(self.n, self.k, tables)
+
+    def start(self, budget: int) -> None:
+        """Open a search of at most `budget` nodes, within what TOTAL_BUDGET has left."""
+        self.spent += self.nodes
+        self.nodes = 0
+        self.budget = max(0, min(budget, TOTAL_BUDGET - self.spent))
 
     def greedy(self, a: int, b: int) -> tuple[list[list[int]], list[int]]:
         """Byes to the forced and the lowest-ranked candidates, then consecutive tables."""
@@ -394,7 +429,7 @@ class _Search:
         """The best split with the best-ranked free player leading each next table, its mates
         tried nearest in rank first (so the first leaf is the plain consecutive split). `strict`:
         rematches forbidden. Returns the best found within `budget` nodes, or None."""
-        self.nodes, self.budget = 0, budget
+        self.start(budget)
         self.best: tuple[list[list[int]], list[int]] | None = incumbent
         self.best_value = self.objective(*incumbent) if incumbent else math.inf
         self.improving = False
@@ -487,19 +522,22 @@ class _Search:
 
     # ---- search 2: most constrained first, for feasibility
 
-    def constrained(self, a: int, b: int, budget: int) -> tuple[list[list[int]], list[int]] | None:
-        """A rematch-free split or None. Branches on the free player with the fewest rematch-free
-        partners and remembers states proven dead, so small infeasible fields are settled fast."""
-        self.nodes, self.budget = 0, budget
-        self.dead: set[tuple[int, int, int, int]] = set()
+    def constrained(
+        self, a: int, b: int, budget: int, dead: set[tuple[int, int, int, int]]
+    ) -> tuple[tuple[list[list[int]], list[int]] | None, bool]:
+        """(A rematch-free split or None, whether the search was complete: None and complete
+        means there is none). Branches on the free player with the fewest rematch-free partners;
+        `dead` collects the states proven to have no completion (kept between calls)."""
+        self.start(budget)
+        self.dead = dead
         tables: list[list[int]] = []
         byes: list[int] = []
         try:
             if self._constrained((1 << self.n) - 1, self.plan.byes, a, b, tables, byes):
-                return tables, byes
+                return (tables, byes), True
         except _OutOfBudget:
-            pass
-        return None
+            return None, False
+        return None, True
 
     def _constrained(
         self, free: int, byes_left: int, a: int, b: int, tables: list[list[int]], byes: list[int]
@@ -514,15 +552,24 @@ class _Search:
             raise _OutOfBudget
         forced_left = (self.forced & free).bit_count()
         may_rest = self.bye_ok if byes_left else 0
+        need = max(self.k - 2 if b else self.k - 1, 1)
+        compat, forced, n = self.compat, self.forced, self.n
         pick = -1
-        pick_degree = self.n + 1
-        for i in _bits(free):
-            if self.forced >> i & 1:
+        pick_degree = 2 * n + 1
+        left = free
+        while left:
+            low = left & -left
+            left ^= low
+            i = low.bit_length() - 1
+            if forced & low:
                 pick, pick_degree = i, -1
-                break
-            degree = (self.compat[i] & free).bit_count()
-            if may_rest >> i & 1:
-                degree += self.n  # can always rest: branch on it last
+                continue
+            degree = (compat[i] & free).bit_count()
+            if may_rest & low:
+                degree += n  # can always rest: branch on it last
+            elif degree < need:
+                self.dead.add(key)  # nobody left to seat i with
+                return False
             if degree < pick_degree:
                 pick, pick_degree = i, degree
         rest = free & ~(1 << pick)
@@ -532,13 +579,14 @@ class _Search:
                 if left == 0 or size < 2:
                     continue
                 for mates in _cliques(pool, size - 1, self.compat):
+                    self.nodes += 1
+                    if self.nodes > self.budget:
+                        raise _OutOfBudget
                     table = [pick, *mates]
                     tables.append(table)
                     after = free & ~_mask(table)
                     a2, b2 = a - (size == self.k), b - (size != self.k)
-                    if self._viable(after, byes_left, b2 > 0) and self._constrained(
-                        after, byes_left, a2, b2, tables, byes
-                    ):
+                    if self._constrained(after, byes_left, a2, b2, tables, byes):
                         return True
                     tables.pop()
         if self.bye_ok >> pick & 1 and byes_left > forced_left - (self.forced >> pick & 1):
