@@ -33,6 +33,7 @@ IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
 FEASIBILITY_BUDGET = 50_000  # the most-constrained-first searches, all table counts together
 FEWER_TABLES_BUDGET = 15_000  # the same, when the ranked search found a split with more tables
 FALLBACK_BUDGET = 5_000  # per table count, when some rematch is unavoidable
+IMPROVE_SWEEPS = 8  # sweeps of the local search over every pair of tables
 
 
 @dataclass(frozen=True)
@@ -375,6 +376,9 @@ class _Search:
                     return self.improve(*better)
                 if settled:
                     pending.remove(tables)
+                elif self.spent + self.nodes >= TOTAL_BUDGET:
+                    pending = []  # out of budget: on to the fallback
+                    break
             step *= 4
         if found is not None:
             return self.improve(*found)
@@ -605,34 +609,40 @@ class _Search:
         objective (a new rematch costs more than anything it could gain)."""
         tables = [list(t) for t in tables]
         byes = list(byes)
-        for _ in range(100):
-            if not (self._improve_tables(tables) or self._improve_byes(tables, byes)):
+        for _ in range(IMPROVE_SWEEPS):
+            changed = self._improve_tables(tables)
+            changed = self._improve_byes(tables, byes) or changed
+            if not changed:
                 break
         return tables, byes
 
     def _improve_tables(self, tables: list[list[int]]) -> bool:
-        value = self.table_value
-        for x, tx in enumerate(tables):
+        """One sweep over every pair of tables, applying each improvement found."""
+        changed = False
+        for x in range(len(tables)):
             for y in range(x + 1, len(tables)):
-                ty = tables[y]
-                before = value(tx) + value(ty)
-                for i in range(len(tx)):
-                    for j in range(len(ty)):
-                        new_x = [*tx[:i], ty[j], *tx[i + 1 :]]
-                        new_y = [*ty[:j], tx[i], *ty[j + 1 :]]
-                        if value(new_x) + value(new_y) < before:
-                            tables[x], tables[y] = new_x, new_y
-                            return True
-                if len(tx) == len(ty):
-                    continue
-                big, small = (x, y) if len(tx) > len(ty) else (y, x)
-                for i in range(len(tables[big])):
-                    new_big = tables[big][:i] + tables[big][i + 1 :]
-                    new_small = [*tables[small], tables[big][i]]
-                    if value(new_big) + value(new_small) < before:
-                        tables[big], tables[small] = new_big, new_small
-                        return True
-        return False
+                while (better := self._better_pair(tables[x], tables[y])) is not None:
+                    tables[x], tables[y] = better
+                    changed = True
+        return changed
+
+    def _better_pair(self, tx: list[int], ty: list[int]) -> tuple[list[int], list[int]] | None:
+        value = self.table_value
+        before = value(tx) + value(ty)
+        for i in range(len(tx)):
+            for j in range(len(ty)):
+                new_x = [*tx[:i], ty[j], *tx[i + 1 :]]
+                new_y = [*ty[:j], tx[i], *ty[j + 1 :]]
+                if value(new_x) + value(new_y) < before:
+                    return new_x, new_y
+        if len(tx) != len(ty):
+            big, small = (tx, ty) if len(tx) > len(ty) else (ty, tx)
+            for i in range(len(big)):
+                new_big = big[:i] + big[i + 1 :]
+                new_small = [*small, big[i]]
+                if value(new_big) + value(new_small) < before:
+                    return (new_big, new_small) if big is tx else (new_small, new_big)
+        return None
 
     def _improve_byes(self, tables: list[list[int]], byes: list[int]) -> bool:
         for x, tx in enumerate(tables):

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tournaments import pairing as pairing_module
 from tournaments.pairing import (
     PairingPlayer,
     RoundPairing,
@@ -286,6 +287,78 @@ def test_swiss_larger_fields_stay_rematch_free_early(k: int) -> None:
         for field, pairing in simulate(n, k, 4, rng, exhaustive=False):
             met = {p.id: set(p.met) for p in field}
             assert rematches(pairing.tables, met) == 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(10, 26),
+    k=st.integers(2, 4),
+    rounds=st.integers(2, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_swiss_mid_fields_keep_the_rules(n: int, k: int, rounds: int, seed: int) -> None:
+    for _ in simulate(n, k, rounds, random.Random(seed), exhaustive=False):
+        pass  # simulate checks every round: everyone once, sizes, fewest byes, bye order
+
+
+def planted_field(n: int, k: int, density: float, rng: random.Random) -> list[PairingPlayer]:
+    """A field whose met graph is dense and random except for one hidden rematch-free split
+    (tables of k then k - 1, as many full ones as possible)."""
+    ids = list(range(1, n + 1))
+    tables = -(-n // k)
+    sizes = [k] * (n - tables * (k - 1)) + [k - 1] * (tables * k - n)
+    shuffled = rng.sample(ids, n)
+    hidden = set()
+    start = 0
+    for size in sizes:
+        hidden.update(frozenset(p) for p in combinations(shuffled[start : start + size], 2))
+        start += size
+    met: dict[int, set[int]] = {i: set() for i in ids}
+    for a, b in combinations(ids, 2):
+        if frozenset((a, b)) not in hidden and rng.random() < density:
+            met[a].add(b)
+            met[b].add(a)
+    points = {i: rng.randint(0, 8) / 2 for i in ids}
+    order = sorted(ids, key=lambda i: -points[i])
+    return [PairingPlayer(i, points[i], 1500, 0, frozenset(met[i])) for i in order]
+
+
+@pytest.mark.parametrize("k", [3, 4])
+@pytest.mark.parametrize("density", [0.6, 0.8])
+def test_swiss_finds_a_hidden_rematch_free_split(k: int, density: float) -> None:
+    rng = random.Random(int(density * 10) + k)
+    for n in (21, 28, 34):
+        field = planted_field(n, k, density, rng)
+        result = swiss_round(field, k)
+        check_round(field, k, result)
+        assert rematches(result.tables, {p.id: set(p.met) for p in field}) == 0
+
+
+def test_swiss_out_of_budget_still_pairs_by_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no search budget at all the greedy split is used: still a valid round."""
+    monkeypatch.setattr(pairing_module, "TOTAL_BUDGET", 0)
+    field = planted_field(30, 4, 0.7, random.Random(1))
+    result = swiss_round(field, 4)
+    check_round(field, 4, result)
+    met = {p.id: set(p.met) for p in field}
+    consecutive = [[p.id for p in field[i : i + 4]] for i in range(0, 24, 4)]
+    consecutive += [[p.id for p in field[24:27]], [p.id for p in field[27:]]]
+    assert rematches(result.tables, met) <= rematches(consecutive, met)
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 4), (1, 2), (9, 2), (13, 2)])
+def test_swiss_round_one_bye_goes_to_the_last(n: int, k: int) -> None:
+    assert swiss_round(_field(n), k).byes == (n,)
+
+
+def test_swiss_rematches_only_when_unavoidable() -> None:
+    # 1-2, 3-4 and 1-3 already played: the only rematch-free pairing is 1-4, 2-3.
+    met = {1: {2, 3}, 2: {1}, 3: {4, 1}, 4: {3}}
+    field = [PairingPlayer(i, 0, 0, met=frozenset(met[i])) for i in range(1, 5)]
+    assert swiss_round(field, 2).tables == ((1, 4), (2, 3))
+    # Everyone met everyone: two rematches whatever happens, so nearest points: 1-2, 3-4.
+    field = [PairingPlayer(i, 4 - i, 0, met=frozenset({1, 2, 3, 4} - {i})) for i in range(1, 5)]
+    assert swiss_round(field, 2).tables == ((1, 2), (3, 4))
 
 
 # --------------------------------------------------------------------------- standings
