@@ -27,11 +27,10 @@ import networkx as nx
 _POINT_GRID = 1200
 # Node budgets of the 3-4 seat search (see README "Pairing" for the time they take).
 # A node is one step of a search (a seat tried or a table checked), a few microseconds.
-TOTAL_BUDGET = 80_000  # every search of one round together
-ORDERED_BUDGET = 10_000  # per table count: a first rematch-free split in rank order
+TOTAL_BUDGET = 50_000  # every search of one round together
+ORDERED_BUDGET = 8_000  # a first rematch-free split in rank order, fewest tables
 IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
-FEASIBILITY_BUDGET = 50_000  # the most-constrained-first searches, all table counts together
-FEWER_TABLES_BUDGET = 15_000  # the same, when the ranked search found a split with more tables
+FEASIBILITY_BUDGET = 40_000  # the most-constrained-first searches, all table counts together
 FALLBACK_BUDGET = 5_000  # per table count, when some rematch is unavoidable
 IMPROVE_SWEEPS = 8  # sweeps of the local search over every pair of tables
 
@@ -348,22 +347,19 @@ class _Search:
     # ---- driver
 
     def run(self) -> tuple[list[list[int]], list[int]]:
-        """Rematch-free if a search finds it, fewest tables preferred: first the ranked search for
-        each table count (cheap, best seating); then, for the table counts below the one it
-        found, the most-constrained-first search, which also proves that none exists. Else the
-        fewest rematches found. Every search draws on TOTAL_BUDGET, so the time is bounded."""
+        """Rematch-free if a search finds it, fewest tables preferred: first the ranked search
+        with the fewest tables (cheap when it succeeds, and the best seating); else the
+        most-constrained-first search over every table count, which also proves when there is
+        none. Else the fewest rematches found. Every search draws on TOTAL_BUDGET, so the time is
+        bounded."""
         counts = self.plan.table_counts
-        found: tuple[list[list[int]], list[int]] | None = None
-        found_at = len(counts)
-        for at, tables in enumerate(counts):
-            found = self.ordered(*self.sizes(tables), strict=True, budget=ORDERED_BUDGET)
-            if found is not None:
-                found_at = at
-                break
+        found = self.ordered(*self.sizes(counts[0]), strict=True, budget=ORDERED_BUDGET)
+        if found is not None:
+            return self.improve(*found)
         # Table counts in turn with a budget growing fourfold per pass: an easy count is not
         # starved by a hard one, and a count proven impossible drops out.
-        feasibility = FEASIBILITY_BUDGET if found is None else FEWER_TABLES_BUDGET
-        pending = list(counts[:found_at])
+        feasibility = FEASIBILITY_BUDGET
+        pending = list(counts)
         dead: dict[int, set[tuple[int, int, int, int]]] = {t: set() for t in pending}
         step = 1_000
         while pending and feasibility > 0:
@@ -380,8 +376,6 @@ class _Search:
                     pending = []  # out of budget: on to the fallback
                     break
             step *= 4
-        if found is not None:
-            return self.improve(*found)
         best: tuple[list[list[int]], list[int]] | None = None
         best_rematches = math.inf
         for tables in counts:
