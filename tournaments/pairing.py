@@ -493,11 +493,7 @@ class _Search:
         if need == 0:
             yield members, partial + members[-1] - members[0]
             return
-        left = pool
-        while left:
-            low = left & -left
-            i = low.bit_length() - 1
-            left ^= low
+        for i in _bits(pool):
             self.nodes += 1
             if self.nodes > self.budget:
                 raise _OutOfBudget
@@ -505,7 +501,8 @@ class _Search:
             cost = partial + sum(row[m] for m in members)
             if base + cost + i - members[0] >= self.best_value:
                 continue
-            rest = left & self.compat[i] if strict else left
+            later = pool >> (i + 1) << (i + 1)
+            rest = later & self.compat[i] if strict else later
             if rest.bit_count() < need - 1:
                 continue
             yield from self._tables([*members, i], cost, rest, need - 1, base, strict)
@@ -666,15 +663,12 @@ def _cliques(pool: int, need: int, compat: Sequence[int] | None) -> Iterator[tup
     if need == 0:
         yield ()
         return
-    left = pool
-    while left:
-        low = left & -left
-        i = low.bit_length() - 1
-        left ^= low
+    for i in _bits(pool):
         if need == 1:
             yield (i,)
             continue
-        sub = left & compat[i] if compat is not None else left
+        later = pool >> (i + 1) << (i + 1)
+        sub = later & compat[i] if compat is not None else later
         if sub.bit_count() < need - 1:
             continue
         for more in _cliques(sub, need - 1, compat):
