@@ -71,24 +71,30 @@ def allowed_bye_sets(players: Sequence[PairingPlayer], count: int) -> list[tuple
     return out
 
 
-def fewest_rematches(players: Sequence[PairingPlayer], k: int) -> int:
-    """Exhaustive search over every allowed split (small fields only)."""
+def bye_ranks(players: Sequence[PairingPlayer], byes: Sequence[int]) -> list[int]:
+    """Ranks (0 = best) of the resting players, lowest-ranked first."""
+    rank = {p.id: r for r, p in enumerate(players)}
+    return sorted((rank[i] for i in byes), reverse=True)
+
+
+def best_split(players: Sequence[PairingPlayer], k: int) -> tuple[int, list[int]]:
+    """Exhaustive search over every allowed split (small fields only): the fewest rematches, then
+    the byes on the lowest-ranked players allowed."""
     met = {p.id: set(p.met) for p in players}
     count = fewest_byes(len(players), k)
     sizes = [s for s in (k, k - 1) if s >= 2]
-    best = None
+    best: tuple[int, list[int]] | None = None
     for chosen in allowed_bye_sets(players, count):
         seated = [p.id for p in players if p.id not in chosen]
         if len(seated) < min(sizes):  # a tiny field sits together
-            return rematches([seated], met)
+            return rematches([seated], met), []
+        ranks = [-r for r in bye_ranks(players, chosen)]
         for split in splits(seated, sizes):
-            value = rematches(split, met)
+            value = (rematches(split, met), ranks)
             if best is None or value < best:
                 best = value
-            if best == 0:
-                return 0
     assert best is not None
-    return best
+    return best[0], [-r for r in best[1]]
 
 
 def check_round(players: Sequence[PairingPlayer], k: int, pairing: RoundPairing) -> None:
@@ -135,7 +141,8 @@ def simulate(
         pairing = swiss_round(field, k)
         check_round(field, k, pairing)
         if exhaustive:
-            assert rematches(pairing.tables, met) == fewest_rematches(field, k)
+            found = (rematches(pairing.tables, met), bye_ranks(field, pairing.byes))
+            assert found == best_split(field, k)
         yield field, pairing
         for table in pairing.tables:
             # Small score range so ties (half points) happen.
