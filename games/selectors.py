@@ -9,7 +9,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.engine import GameRecord, Position
+from games.engine import GameOutcome as Outcome
+from games.engine import GameRecord, Position, SeatResult
 from games.models import Game, Seat, Turn
 
 
@@ -31,6 +32,19 @@ def position_of(game: Game, seats: Sequence[Seat] | None = None) -> Position:
         roofs=[s.roofs_left for s in seats],
         scores=[s.score for s in seats],
         check_start=False,
+    )
+
+
+def outcome_of(game: Game, seats: Sequence[Seat] | None = None) -> Outcome:
+    """Who beats whom with the seats as they stand (final once the game is finished). Team
+    seats count as a team game once the teams are drawn."""
+    seats = list(seats) if seats is not None else game_seats(game)
+    teams = game.mode == Game.Mode.TEAMS and all(s.team for s in seats)
+    return Outcome(
+        tuple(
+            SeatResult(seat=s.seat, score=s.score, out=s.is_out, team=s.team if teams else None)
+            for s in seats
+        )
     )
 
 
