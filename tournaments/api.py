@@ -51,6 +51,16 @@ class PairingGameSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
+    scores = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Siesta scores in seat order once the game is over and recorded.",
+    )
+    points = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="Tournament points (0..1) in seat order once recorded.",
+    )
 
 
 @extend_schema_serializer(component_name="TournamentRound")

@@ -94,9 +94,18 @@ def tournament_state(tournament: Tournament) -> dict[str, Any]:
                 continue
             entry = games.setdefault(
                 pairing.game_id or 0,
-                {"id": pairing.game_id, "players": [], "status": pairing.game.status},
+                {
+                    "id": pairing.game_id,
+                    "players": [],
+                    "status": pairing.game.status,
+                    "scores": None,
+                    "points": None,
+                },
             )
             entry["players"].append(name_of[pairing.player_id])
+            if pairing.points is not None:
+                entry["scores"] = [*(entry["scores"] or []), pairing.score]
+                entry["points"] = [*(entry["points"] or []), pairing.points]
         rounds.append({"round": rnd.number, "games": list(games.values()), "byes": byes})
     table = []
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):

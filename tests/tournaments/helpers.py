@@ -26,8 +26,12 @@ def committed(call: Callable[..., T], /, **kwargs: Any) -> T:
 
 
 def start(tournament: Tournament) -> Tournament:
-    """Let the sweep run once the start time has passed."""
-    committed(services.tournaments_sweep, now=tournament.starts_at + timedelta(seconds=1))
+    """Start it as the sweep does once the start time has passed."""
+    committed(
+        services.tournament_start,
+        tournament_id=tournament.pk,
+        now=tournament.starts_at + timedelta(seconds=1),
+    )
     tournament.refresh_from_db()
     return tournament
 
