@@ -115,9 +115,11 @@ def test_detail_shows_pairings_and_standings():
     assert (body["status"], body["current_round"], body["rounds"]) == ("running", 1, 2)
     (first,) = body["pairings"]
     assert first["round"] == 1
-    assert len(first["games"]) == 1 and len(first["byes"]) == 1
+    assert len(first["games"]) == 1
+    assert len(first["byes"]) == 1
     game = first["games"][0]
-    assert game["status"] == "active" and len(game["players"]) == 2
+    assert game["status"] == "active"
+    assert len(game["players"]) == 2
     assert sorted(row["username"] for row in body["standings"]) == sorted(
         p["username"] for p in body["players"]
     )
