@@ -145,3 +145,20 @@ def test_a_tournament_left_with_one_player_finishes():
     assert tournament.status == "finished"
     winner = game.seats.get(seat=1).user
     assert tournament.players.get(user=winner).rank == 1
+
+
+def test_the_sweep_is_a_periodic_task_for_celery_beat_and_the_in_process_beat():
+    from django.conf import settings
+
+    from games.tasks import InProcessBeat
+
+    entry = settings.CELERY_BEAT_SCHEDULE["tournaments-sweep"]
+    assert entry["task"] == tasks.sweep.name
+    names = [name for name, *_ in InProcessBeat()._entries()]
+    assert "tournaments-sweep" in names
+
+
+def test_the_sweep_task_runs_the_sweep():
+    tournament = make_tournament(players=2, starts_in=timedelta(seconds=-1))
+    report = tasks.sweep()
+    assert report["started"] == [tournament.pk]
