@@ -25,8 +25,8 @@ from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.models import Game, Seat, Turn
 from games.selectors import (
+    finished_game,
     game_get,
-    game_outcome,
     game_seats,
     game_state,
     outcome_of,
@@ -139,7 +139,7 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.deadline = None
     game.winners = outcome_of(game, seats).winners
     game.save()
-    game_finished.send(sender=Game, outcome=game_outcome(game))
+    game_finished.send(sender=Game, outcome=finished_game(game))
     from games.tasks import enqueue_analysis
 
     transaction.on_commit(partial(enqueue_analysis, game.pk))

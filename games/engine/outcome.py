@@ -127,7 +127,7 @@ class GameOutcome:
         if sums is None or team not in sums or other not in sums:
             raise ValueError("team results exist only in team games, between teams 1 and 2")
         gone = self.teams_out
-        return _compare(team in gone, sums[team], other in gone, sums[other])
+        return compare(team in gone, sums[team], other in gone, sums[other])
 
     def duel(self, a: int, b: int) -> float:
         """Seat ``a``'s result against seat ``b``: 1 (a ranks higher), ½ (level) or 0."""
@@ -138,7 +138,7 @@ class GameOutcome:
             if first.team == second.team:
                 raise ValueError(f"seats {a} and {b} are teammates, not opponents")
             return self.team_duel(first.team, second.team)
-        return _compare(first.out, first.score, second.out, second.score)
+        return compare(first.out, first.score, second.out, second.score)
 
     def points(self, number: int) -> float:
         """The share of ``number``'s opponents it outscored, a tie counting half (in [0, 1])."""
@@ -146,12 +146,7 @@ class GameOutcome:
         return sum(self.duel(number, other) for other in others) / len(others)
 
     def verdict(self, number: int) -> Verdict:
-        results = [self.duel(number, other) for other in self.opponents(number)]
-        if all(r == WIN for r in results):
-            return Verdict.WIN
-        if all(r > LOSS for r in results):
-            return Verdict.DRAW
-        return Verdict.LOSS
+        return verdict_of(self.duel(number, other) for other in self.opponents(number))
 
     @property
     def winners(self) -> list[int]:
@@ -181,7 +176,23 @@ class GameOutcome:
         return s.out, -s.score
 
 
-def _compare(a_out: bool, a_score: int, b_out: bool, b_score: int) -> float:
+def verdict_of(results: Iterable[float]) -> Verdict:
+    """A win when every result is a win, a draw when none is a loss, else a loss."""
+    scores = list(results)
+    if all(r == WIN for r in scores):
+        return Verdict.WIN
+    if all(r > LOSS for r in scores):
+        return Verdict.DRAW
+    return Verdict.LOSS
+
+
+def compare(a_out: bool, a_score: int, b_out: bool, b_score: int) -> float:
+    """The one rule between two sides (players, or teams with their summed scores): one that is
+    out loses to one that is not; otherwise the higher score wins and equal scores draw.
+
+    >>> compare(False, 10, True, 40), compare(False, 10, False, 10), compare(True, 5, True, 9)
+    (1.0, 0.5, 0.0)
+    """
     if a_out != b_out:
         return LOSS if a_out else WIN
     if a_score == b_score:
