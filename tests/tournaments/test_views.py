@@ -105,3 +105,19 @@ def test_an_unknown_tournament_is_404(client):
     assert client.get(reverse("tournament", args=[999])).status_code == 404
     client.force_login(UserFactory())
     assert client.post(reverse("tournament_join", args=[999])).status_code == 404
+
+
+def test_the_profile_lists_tournaments_and_placings(client):
+    tournament = start(make_tournament(players=2, rounds=1, name="Summer cup"))
+    (game,) = round_games(tournament)
+    finish(game, winner=1)
+    winner, loser = game.seats.get(seat=1).user, game.seats.get(seat=2).user
+    upcoming = make_tournament(players=[loser], name="Autumn cup")
+    page = client.get(reverse("profile", args=[winner.username])).content.decode()
+    assert "Summer cup" in page
+    assert "🏆 1 of 2" in page
+    other = client.get(reverse("profile", args=[loser.username])).content.decode()
+    assert "2 of 2" in other
+    assert f'href="{reverse("tournament", args=[upcoming.pk])}"' in other
+    client.cookies["django_language"] = "de"
+    assert "Turniere" in client.get(reverse("profile", args=[loser.username])).content.decode()
