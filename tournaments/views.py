@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.forms import turn_time_label
@@ -31,7 +32,8 @@ def _summary(tournament: Tournament) -> dict[str, Any]:
     if tournament.format == Format.ROUND_ROBIN:
         rounds = _("every pair meets once")
     else:
-        rounds = _("%(count)s rounds") % {"count": tournament.rounds}
+        count = tournament.rounds or 0
+        rounds = ngettext("%(count)s round", "%(count)s rounds", count) % {"count": count}
     return {
         "format": tournament.get_format_display(),
         "rounds": rounds,

@@ -82,7 +82,7 @@ def test_the_player_sees_play_your_game_and_the_winner_at_the_end(client):
     assert tournament.status == Tournament.Status.FINISHED
     page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
     assert 'id="play-your-game"' not in page
-    assert f"Winner: {player.username}" in page
+    assert f"Tournament winner: {player.username}" in page
     assert "Final standings" in page
 
 
