@@ -106,13 +106,22 @@ def _rounds(state: dict[str, Any]) -> list[dict[str, Any]]:
         games = []
         for game in rnd["games"]:
             scores = game["scores"] or [None] * len(game["players"])
+            points = game["points"] or [None] * len(game["players"])
             seats = [
-                {"name": name, "score": score}
-                for name, score in zip(game["players"], scores, strict=True)
+                {"name": name, "score": score, "won": point == 1}
+                for name, score, point in zip(game["players"], scores, points, strict=True)
             ]
-            games.append({**game, "seats": seats})
+            result = " – ".join(_points_text(p) for p in game["points"] or [])
+            games.append({**game, "seats": seats, "result": result})
         rounds.append({**rnd, "games": games})
     return rounds
+
+
+def _points_text(points: float) -> str:
+    """Tournament points as a player reads them: 1, ½, 0, or ⅓-like shares as 0.33."""
+    if points == 0.5:
+        return "½"
+    return f"{points:.2f}".rstrip("0").rstrip(".")
 
 
 @require_GET
