@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from games.realtime import group_send
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -14,10 +13,7 @@ def tournament_group(tournament_id: int) -> str:
 
 def broadcast_tournament_state(tournament_id: int, state: dict[str, Any]) -> None:
     """Send a tournament's state to everyone watching it; the event carries the whole state."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(
+    group_send(
         tournament_group(tournament_id),
         {"type": "tournament.state", "tournament": state, "version": state["version"]},
     )

@@ -14,6 +14,7 @@ while the finished game's row is locked.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -41,6 +42,8 @@ from tournaments.models import (
 )
 from tournaments.pairing import PairingPlayer, RoundPairing, round_robin_rounds, swiss_round
 from tournaments.selectors import tournament_get, tournament_standings, tournament_state
+
+logger = logging.getLogger(__name__)
 
 CANCEL_TOO_FEW = "too_few_players"
 SCHEDULE_AHEAD = timedelta(days=1)
@@ -242,23 +245,20 @@ def tournament_game_ended(*, game_id: int) -> bool:
     )
     if tournament_id is None:
         return False
-    with transaction.atomic():
-        tournament = _lock(tournament_id)
-        assert tournament is not None
-        if tournament.status != Tournament.Status.RUNNING:
-            return False
-        changed = _record_results(tournament)
-        changed = _advance(tournament) or changed
-        if changed:
-            _publish(tournament)
-    return changed
+    return _catch_up(tournament_id, skip_locked=False)
 
 
 def tournament_advance(*, tournament_id: int) -> bool:
     """The sweep's safety net: catch up a running tournament whose round has ended (a lost
     ``game_ended`` task). Skips a tournament another transaction holds."""
+    return _catch_up(tournament_id, skip_locked=True)
+
+
+def _catch_up(tournament_id: int, *, skip_locked: bool) -> bool:
+    """Record finished games and move a running tournament on; whether anything changed. The
+    task waits for the lock (its game's result must not be lost); the sweep skips."""
     with transaction.atomic():
-        tournament = _lock(tournament_id, skip_locked=True)
+        tournament = _lock(tournament_id, skip_locked=skip_locked)
         if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return False
         changed = _record_results(tournament)
@@ -460,6 +460,9 @@ def schedules_extend(*, now: datetime | None = None) -> list[int]:
                     )
             except IntegrityError:
                 continue  # another sweep created it
+            except InvalidInput as exc:  # a schedule saved with settings no tournament can have
+                logger.error("schedule %s creates no tournament: %s", schedule.pk, exc.message)
+                break
             created.append(tournament.pk)
     return created
 

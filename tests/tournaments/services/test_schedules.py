@@ -63,3 +63,33 @@ def test_the_sweep_creates_and_later_starts_a_scheduled_tournament():
     assert report["started"] == [created]
     tournament.refresh_from_db()
     assert (tournament.status, tournament.cancel_reason) == ("cancelled", "too_few_players")
+
+
+def test_a_schedule_no_tournament_can_have_is_skipped_and_refused_in_the_admin(client):
+    from django.contrib.auth import get_user_model
+
+    Schedule.objects.all().delete()
+    Schedule.objects.create(name="Broken", time=time(18, 0), format="round_robin", table_size=3)
+    Schedule.objects.create(name="Fine", time=time(19, 0), format="swiss", rounds=3)
+    (created,) = services.schedules_extend(now=at(12))
+    assert Tournament.objects.get(pk=created).name == "Fine"
+    admin = get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-12345-x")
+    client.force_login(admin)
+    response = client.post(
+        "/admin/tournaments/schedule/add/",
+        {
+            "name": "Bad",
+            "time": "18:00",
+            "format": "round_robin",
+            "table_size": 3,
+            "mode": "ffa",
+            "variant": "standard",
+            "turn_seconds": 120,
+            "max_players": 16,
+            "min_players": 2,
+            "active": "on",
+        },
+    )
+    assert response.status_code == 200
+    assert "A round robin is played at tables of 2." in response.content.decode()
+    assert not Schedule.objects.filter(name="Bad").exists()
