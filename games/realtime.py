@@ -15,10 +15,14 @@ def game_group(game_id: int) -> str:
 def broadcast_game_state(game_id: int, state: dict[str, Any]) -> None:
     """Send a game state to everyone watching the game. The event carries the whole state, so the
     consumers' handlers never query."""
+    group_send(
+        game_group(game_id), {"type": "game.state", "game": state, "version": state["version"]}
+    )
+
+
+def group_send(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to a Channels group (nothing without a channel layer)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        game_group(game_id),
-        {"type": "game.state", "game": state, "version": state["version"]},
-    )
+    async_to_sync(layer.group_send)(group, event)

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.engine import GameRecord, Position
+from games.engine import GameOutcome, GameRecord, Position, SeatResult
 from games.models import Game, Seat, Turn
 
 
@@ -31,6 +31,19 @@ def position_of(game: Game, seats: Sequence[Seat] | None = None) -> Position:
         roofs=[s.roofs_left for s in seats],
         scores=[s.score for s in seats],
         check_start=False,
+    )
+
+
+def outcome_of(game: Game, seats: Sequence[Seat] | None = None) -> GameOutcome:
+    """Who beats whom with the seats as they stand (final once the game is finished). Team
+    seats count as a team game once the teams are drawn."""
+    seats = list(seats) if seats is not None else game_seats(game)
+    teams = game.mode == Game.Mode.TEAMS and all(s.team for s in seats)
+    return GameOutcome(
+        tuple(
+            SeatResult(seat=s.seat, score=s.score, out=s.is_out, team=s.team if teams else None)
+            for s in seats
+        )
     )
 
 
@@ -153,7 +166,7 @@ class Participant:
 
 
 @dataclass(frozen=True)
-class GameOutcome:
+class FinishedGame:
     """What other apps learn of a finished game (they never read game internals)."""
 
     game_id: int
@@ -165,15 +178,17 @@ class GameOutcome:
     winners: list[int]
     every_player_moved: bool
     """False when the game ended (resignation, timeout) before each seat had played once."""
+    outcome: GameOutcome
+    """Who beat whom: the one place results are decided (``games.engine.outcome``)."""
     participants: list[Participant] = field(default_factory=list)
     team_scores: list[int] | None = None
 
 
-def game_outcome(game: Game) -> GameOutcome:
+def finished_game(game: Game) -> FinishedGame:
     seats = game_seats(game)
     moved = set(game.turns.values_list("seat", flat=True))
     assert game.finished_at is not None
-    return GameOutcome(
+    return FinishedGame(
         game_id=game.pk,
         rated=game.rated,
         mode=game.mode,
@@ -182,6 +197,7 @@ def game_outcome(game: Game) -> GameOutcome:
         finished_at=game.finished_at,
         winners=list(game.winners),
         every_player_moved=all(s.seat in moved for s in seats),
+        outcome=outcome_of(game, seats),
         participants=[
             Participant(
                 seat=s.seat,

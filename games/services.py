@@ -24,7 +24,14 @@ from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.models import Game, Seat, Turn
-from games.selectors import game_get, game_outcome, game_seats, game_state, position_of
+from games.selectors import (
+    finished_game,
+    game_get,
+    game_seats,
+    game_state,
+    outcome_of,
+    position_of,
+)
 from games.signals import game_finished
 
 
@@ -123,20 +130,6 @@ def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
         transaction.on_commit(partial(enqueue_bot_move, game.pk, game.ply))
 
 
-def _winners(game: Game, seats: Sequence[Seat]) -> list[int]:
-    """Highest score wins, ties share; players who are out rank last. Teams: the higher sum wins,
-    a team with a member out loses; equal sums are a draw (both teams listed)."""
-    if game.mode == Game.Mode.TEAMS:
-        sums = {t: sum(s.score for s in seats if s.team == t) for t in (1, 2)}
-        standing = [t for t in (1, 2) if not any(s.is_out for s in seats if s.team == t)]
-        candidates = standing or [1, 2]
-        best = max(sums[t] for t in candidates)
-        return [s.seat for s in seats if s.team in candidates and sums[s.team] == best]
-    pool = [s for s in seats if not s.is_out] or list(seats)
-    best = max(s.score for s in pool)
-    return [s.seat for s in pool if s.score == best]
-
-
 def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     """End the game and announce it once, inside the transaction (ratings react in it)."""
     game.status = Game.Status.FINISHED
@@ -144,9 +137,9 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.finished_at = _now()
     game.to_move = None
     game.deadline = None
-    game.winners = _winners(game, seats)
+    game.winners = outcome_of(game, seats).winners
     game.save()
-    game_finished.send(sender=Game, outcome=game_outcome(game))
+    game_finished.send(sender=Game, outcome=finished_game(game))
     from games.tasks import enqueue_analysis
 
     transaction.on_commit(partial(enqueue_analysis, game.pk))
@@ -239,6 +232,38 @@ def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
         free.save(update_fields=["user"])
         if all(s.is_filled for s in seats):
             _start(game, seats)
+        _publish(game, seats)
+    return game
+
+
+def game_create_seated(
+    *,
+    users: Sequence[AbstractBaseUser],
+    mode: str = Game.Mode.FFA,
+    variant: str = Game.Variant.STANDARD,
+    rated: bool = True,
+    turn_seconds: int = 120,
+) -> Game:
+    """Start a game with ``users`` already seated, in this order, and no creator (tournament
+    pairings). Team games draw their teams at random, as every team game does."""
+    players = len(users)
+    if players not in (2, 3, 4):
+        raise InvalidInput(_("A game has 2, 3 or 4 players."))
+    if len({u.pk for u in users}) != players:
+        raise InvalidInput(_("A player takes one seat only."))
+    if mode == Game.Mode.TEAMS and players != 4:
+        raise InvalidInput(_("Team games need 4 players."))
+    if mode not in Game.Mode.values or variant not in Game.Variant.values:
+        raise InvalidInput(_("Unknown mode or variant."))
+    with transaction.atomic():
+        game = Game.objects.create(
+            players=players, mode=mode, variant=variant, rated=rated, turn_seconds=turn_seconds
+        )
+        seats = [
+            Seat.objects.create(game=game, seat=number, user=user)
+            for number, user in enumerate(users, start=1)
+        ]
+        _start(game, seats)
         _publish(game, seats)
     return game
 
@@ -486,6 +511,7 @@ __all__ = [
     "bot_turns_waiting",
     "game_bot_move_make",
     "game_create",
+    "game_create_seated",
     "game_hint",
     "game_join",
     "game_move_make",

@@ -111,6 +111,11 @@ def enqueue_analysis(game_id: int) -> None:
     _dispatch(analyse_game, game_id)
 
 
+def dispatch(task: Any, *args: Any) -> None:
+    """Enqueue ``task`` as the games app's own tasks are (other apps' tasks use it too)."""
+    _dispatch(task, *args)
+
+
 # -- in-process mode (no broker) -------------------------------------------------------------
 
 

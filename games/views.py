@@ -228,7 +228,7 @@ def _result_view(game: Game, seats: list[Seat]) -> dict[str, Any] | None:
     """The words of the finished game's banner."""
     if game.status != Game.Status.FINISHED:
         return None
-    winners = [s for s in seats if s.seat in game.winners]
+    winners = [s for s in seats if s.seat in selectors.outcome_of(game, seats).winners]
     names = ", ".join(seat_name(s) for s in winners)
     sums = selectors.team_scores(game, seats)
     if game.mode == Game.Mode.TEAMS and sums is not None:

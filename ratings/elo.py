@@ -15,9 +15,10 @@ every time.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+
+from games.engine.outcome import Verdict, compare, verdict_of
 
 START_RATING = 1500.0
 PROVISIONAL_GAMES = 20
@@ -26,10 +27,8 @@ K_NEW = 40
 K_ESTABLISHED = 20
 
 
-class Result(enum.StrEnum):
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
+Result = Verdict
+"""A player's result against all the others they are rated against: win, draw or loss."""
 
 
 def k_factor(games: int) -> int:
@@ -79,21 +78,9 @@ class Change:
 
 
 def duel_score(a: Entrant, b: Entrant) -> float:
-    """A's result against B in free-for-all: a player who is out loses to everyone who is not;
-    otherwise (and between two who are out) more points = 1, equal = ½, fewer = 0."""
-    if a.out != b.out:
-        return 0.0 if a.out else 1.0
-    if a.score == b.score:
-        return 0.5
-    return 1.0 if a.score > b.score else 0.0
-
-
-def _result(scores: Sequence[float]) -> Result:
-    if all(s == 1.0 for s in scores):
-        return Result.WIN
-    if all(s > 0.0 for s in scores):
-        return Result.DRAW
-    return Result.LOSS
+    """A's result against B in free-for-all, by the games' one rule (``games.engine.outcome``):
+    a player who is out loses to everyone who is not; otherwise more points = 1, equal = ½."""
+    return compare(a.out, a.score, b.out, b.score)
 
 
 def _change(entrant: Entrant, delta: float, result: Result) -> Change:
@@ -125,19 +112,15 @@ def ffa_changes(entrants: Sequence[Entrant]) -> list[Change]:
         for score, other in zip(scores, others, strict=True):
             total += score - expected_score(player.rating, other.rating)
         delta = k_factor(player.games) / (n - 1) * total
-        changes.append(_change(player, delta, _result(scores)))
+        changes.append(_change(player, delta, verdict_of(scores)))
     return changes
 
 
 def team_score(team: int, team_scores: Mapping[int, int], teams_out: Collection[int] = ()) -> float:
-    """Team ``team``'s result against the other: a team with a member out loses to one without;
-    otherwise (and when both have one) the higher score sum wins and equal sums draw."""
+    """Team ``team``'s result against the other, by the games' one rule: a team with a member out
+    loses to one without; otherwise the higher score sum wins and equal sums draw."""
     other = 2 if team == 1 else 1
-    if (team in teams_out) != (other in teams_out):
-        return 0.0 if team in teams_out else 1.0
-    if team_scores[team] == team_scores[other]:
-        return 0.5
-    return 1.0 if team_scores[team] > team_scores[other] else 0.0
+    return compare(team in teams_out, team_scores[team], other in teams_out, team_scores[other])
 
 
 def team_changes(
@@ -169,7 +152,7 @@ def team_changes(
         score = team_score(player.team, team_scores, teams_out)
         expected = expected_score(means[player.team], means[other])
         delta = k_factor(player.games) * (score - expected)
-        changes.append(_change(player, delta, _result([score])))
+        changes.append(_change(player, delta, verdict_of([score])))
     return changes
 
 

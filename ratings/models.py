@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import GameOutcome, SeatResult
 from ratings import elo
 
 
@@ -88,9 +89,14 @@ class RatedGame(models.Model):
         return f"game {self.game_id} ({self.reason})"
 
     @property
-    def teams_out(self) -> set[int]:
-        """Teams with a member who resigned or timed out."""
-        return {p["team"] for p in self.participants if p.get("out") and p.get("team")}
+    def outcome(self) -> GameOutcome:
+        """Who beat whom, rebuilt from the snapshot of the seats."""
+        return GameOutcome(
+            tuple(
+                SeatResult(seat=p["seat"], score=p["score"], out=p["out"], team=p.get("team"))
+                for p in sorted(self.participants, key=lambda p: p["seat"])
+            )
+        )
 
 
 class RatingChange(models.Model):

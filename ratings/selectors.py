@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
+from games.engine import GameOutcome, SeatResult
 from games.models import Seat
 from games.selectors import game_list, game_state
 from ratings import elo
@@ -130,14 +131,16 @@ class RecentGame:
 
 
 def _outcome(state: dict[str, Any], seat: int | None) -> str | None:
-    result = state["result"]
-    if result is None or seat is None:
+    """The seat's verdict in a finished game, from the public shape's seats."""
+    if state["result"] is None or seat is None:
         return None
-    winners = result["winners"]
-    if seat not in winners:
-        return elo.Result.LOSS.value
-    alone = len(winners) == (2 if state["mode"] == Pool.TEAMS else 1)
-    return elo.Result.WIN.value if alone else elo.Result.DRAW.value
+    outcome = GameOutcome(
+        tuple(
+            SeatResult(seat=s["seat"], score=s["score"], out=s["resigned"], team=s["team"])
+            for s in state["seats"]
+        )
+    )
+    return outcome.verdict(seat).value
 
 
 def user_recent_games(*, username: str, limit: int = 20) -> list[RecentGame]:

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from games.selectors import GameOutcome, Participant
+from games.selectors import FinishedGame, Participant
 from ratings import elo
 from ratings.models import Pool, RatedGame, Rating, RatingChange, Reason
 
@@ -83,7 +83,7 @@ def assess(
     return Assessment(reason=reason, person_reasons={p.seat: person_reason(p) for p in people})
 
 
-def game_assess(outcome: GameOutcome) -> Assessment:
+def game_assess(outcome: FinishedGame) -> Assessment:
     """Apply the rules of who counts to a finished game."""
     return assess(
         mode=outcome.mode,
@@ -109,10 +109,6 @@ def _participant_snapshot(participant: Participant) -> dict[str, Any]:
     }
 
 
-def _team_scores(values: Sequence[int] | None) -> dict[int, int] | None:
-    return {1: values[0], 2: values[1]} if values else None
-
-
 def _locked_ratings(user_ids: Iterable[int], pool: str) -> dict[int, Rating]:
     """The Rating rows of ``user_ids`` in ``pool``, created if missing and locked, in user id
     order (so two games that share players lock them in the same order)."""
@@ -123,7 +119,7 @@ def _locked_ratings(user_ids: Iterable[int], pool: str) -> dict[int, Rating]:
     return {r.user_id: r for r in rows.order_by("user_id")}
 
 
-def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
+def game_rate(*, outcome: FinishedGame) -> RatedGame | None:
     """Rate a finished game once: a history row for every person, and new ratings when the game
     counts. Returns ``None`` (and changes nothing) when the game was already handled."""
     if outcome.mode not in Pool.values:
@@ -187,7 +183,7 @@ def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
 
 
 def _ratings_update(
-    outcome: GameOutcome, rated_game: RatedGame, assessment: Assessment
+    outcome: FinishedGame, rated_game: RatedGame, assessment: Assessment
 ) -> dict[int, elo.Change]:
     """Lock the people's ratings, apply the formula, save; the changes by seat (hinters, who
     are rated against but do not change, have none)."""
@@ -218,8 +214,8 @@ def _ratings_update(
     changes = elo.game_changes(
         outcome.mode,
         entrants,
-        team_scores=_team_scores(outcome.team_scores),
-        teams_out=rated_game.teams_out,
+        team_scores=outcome.outcome.team_scores,
+        teams_out=outcome.outcome.teams_out,
     )
     for change in changes:
         _rating_apply(rating_of[change.seat], change)
@@ -365,8 +361,8 @@ class _Replay:
             changes = elo.game_changes(
                 rated_game.pool,
                 entrants,
-                team_scores=_team_scores(rated_game.team_scores),
-                teams_out=rated_game.teams_out,
+                team_scores=rated_game.outcome.team_scores,
+                teams_out=rated_game.outcome.teams_out,
             )
             computed = {c.seat: c for c in changes}
         for row in rows:

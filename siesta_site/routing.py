@@ -8,11 +8,16 @@ from django.conf import settings
 from django.urls import URLPattern, path
 
 from games.consumers import GameConsumer
+from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # Any id reaches the consumer, which closes with 4404 for a game that does not exist.
     # types-channels types ASGI apps apart from django's view callables.
     path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),  # type: ignore[arg-type]
+    path(
+        "ws/tournaments/<str:tournament_id>/",
+        TournamentConsumer.as_asgi(),  # type: ignore[arg-type]
+    ),
 ]
 
 

@@ -201,6 +201,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
     "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},
+    "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 5.0},
 }
 # Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
 # in background threads and the beat schedule above in a daemon thread (games/tasks.py).

@@ -1,5 +1,24 @@
 """REST API routes of the tournaments app, included under /api/."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from tournaments import api
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("tournaments/", api.TournamentListCreateApi.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        api.TournamentDetailApi.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/join/",
+        api.TournamentJoinApi.as_view(),
+        name="api-tournament-join",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/leave/",
+        api.TournamentLeaveApi.as_view(),
+        name="api-tournament-leave",
+    ),
+]

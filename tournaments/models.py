@@ -1,1 +1,186 @@
-"""Models of the tournaments app."""
+"""Tournaments, their players, rounds and pairings, and the recurring schedules that create them.
+
+Rows change only through ``tournaments.services``. A round is created once per tournament and
+number, and a player is paired at most once per round: unique constraints stand behind the row
+locks, so two sweeps or two workers can never pair a round twice.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+
+MAX_TURN_SECONDS = 7 * 24 * 3600
+
+
+class Format(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("round robin")
+    SWISS = "swiss", _("Swiss")
+
+
+class TournamentSettings(models.Model):
+    """What a tournament is played with; shared by tournaments and their schedules."""
+
+    name = models.CharField(_("name"), max_length=100)
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    table_size = models.PositiveSmallIntegerField(
+        _("seats per table"), default=2, validators=[MinValueValidator(2), MaxValueValidator(4)]
+    )
+    mode = models.CharField(_("mode"), max_length=5, choices=Game.Mode.choices, default="ffa")
+    variant = models.CharField(
+        _("variant"), max_length=10, choices=Game.Variant.choices, default="standard"
+    )
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text=_("Swiss only; a round robin plays every pair once."),
+    )
+    turn_seconds = models.PositiveIntegerField(
+        _("seconds per turn"),
+        default=120,
+        validators=[MinValueValidator(10), MaxValueValidator(MAX_TURN_SECONDS)],
+    )
+    max_players = models.PositiveSmallIntegerField(
+        _("most players"), default=16, validators=[MinValueValidator(2), MaxValueValidator(256)]
+    )
+    min_players = models.PositiveSmallIntegerField(
+        _("fewest players"), default=2, validators=[MinValueValidator(2), MaxValueValidator(256)]
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Schedule(TournamentSettings):
+    """A recurring tournament: every day at ``time`` (UTC) the sweep creates the next one, a day
+    ahead, so that the list always shows what is coming."""
+
+    time = models.TimeField(_("time of day (UTC)"))
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["time", "id"]
+        verbose_name = _("tournament schedule")
+        verbose_name_plural = _("tournament schedules")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.time:%H:%M} UTC)"
+
+
+class Tournament(TournamentSettings):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("scheduled")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    starts_at = models.DateTimeField(_("starts at"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    current_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    cancel_reason = models.CharField(max_length=200, blank=True)
+    schedule = models.ForeignKey(
+        Schedule, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="Rises by one per change.")
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+        indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(format="round_robin") | Q(table_size=2),
+                name="tournament_round_robin_2_seats",
+            ),
+            models.CheckConstraint(
+                condition=~Q(mode="teams") | Q(table_size=4), name="tournament_teams_4_seats"
+            ),
+            models.UniqueConstraint(
+                fields=["schedule", "starts_at"],
+                condition=Q(schedule__isnull=False),
+                name="tournament_one_per_schedule_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"
+
+
+class TournamentPlayer(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    withdrawn = models.BooleanField(default=False)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Final place.")
+
+    class Meta:
+        ordering = ["tournament", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.user_id}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} round {self.number}"
+
+
+class Pairing(models.Model):
+    """One player in one round: their game and seat, or a bye. ``points`` and ``score`` are
+    filled in when the game ends (a bye is worth 1 point at once)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    player = models.ForeignKey(TournamentPlayer, on_delete=models.CASCADE, related_name="pairings")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="tournament_pairings"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.FloatField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "game", "seat", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "player"], name="pairing_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "seat"], condition=Q(game__isnull=False), name="pairing_seat_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.player_id} in {self.game_id or 'bye'}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.game_id is None

@@ -1,5 +1,13 @@
 """Page routes of the tournaments app, included at the site root."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from tournaments import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="tournament_live"),
+    path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/leave/", views.tournament_leave, name="tournament_leave"),
+]

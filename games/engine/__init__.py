@@ -17,6 +17,7 @@ from games.engine.errors import (
     RecordError,
 )
 from games.engine.notation import Cell, Piece, Placement, Turn, cell_name, parse_cell
+from games.engine.outcome import GameOutcome, SeatResult, Verdict, compare, verdict_of
 from games.engine.position import PlayedTurn, Position, Termination
 from games.engine.record import GameRecord, Replay, replay, replay_report
 from games.engine.search import (
@@ -33,6 +34,7 @@ __all__ = [
     "BestTurn",
     "Cell",
     "EngineError",
+    "GameOutcome",
     "GameOverError",
     "GameRecord",
     "IllegalMoveError",
@@ -43,11 +45,14 @@ __all__ = [
     "Position",
     "RecordError",
     "Replay",
+    "SeatResult",
     "Termination",
     "Turn",
+    "Verdict",
     "best_turn",
     "best_turns",
     "cell_name",
+    "compare",
     "has_scoring_turn",
     "legal_turns",
     "parse_cell",
@@ -55,4 +60,5 @@ __all__ = [
     "replay",
     "replay_report",
     "scoring_turns",
+    "verdict_of",
 ]

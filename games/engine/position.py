@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from games.engine.errors import EngineError, GameOverError, IllegalMoveError
 from games.engine.notation import CELLS, SIZE, Cell, Piece, Placement, Turn, cell_name
+from games.engine.outcome import GameOutcome
 from games.engine.variants import EMPTY, MAX_SEATS, ROOF0, SHADOW, SUN, LineScore, rules_for
 
 TOTAL_SUNS = 25
@@ -201,8 +202,7 @@ class Position:
 
     def winners(self) -> list[int]:
         """Seats with the highest score (several on a tie)."""
-        best = max(self.scores)
-        return [seat for seat, score in enumerate(self.scores, start=1) if score == best]
+        return GameOutcome.of(self.scores).winners
 
     def copy(self) -> Position:
         """An independent copy (history included)."""

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from games.selectors import GameOutcome
+from games.selectors import FinishedGame
 from games.signals import game_finished
 from tests.games.services.helpers import Watcher
 
@@ -34,11 +34,11 @@ def watch(settings) -> Iterator[Callable[[int], Watcher]]:
 
 
 @pytest.fixture
-def finished_outcomes() -> Iterator[list[GameOutcome]]:
+def finished_outcomes() -> Iterator[list[FinishedGame]]:
     """The outcomes ``game_finished`` announces while the test runs, in order."""
-    outcomes: list[GameOutcome] = []
+    outcomes: list[FinishedGame] = []
 
-    def receiver(sender: Any, outcome: GameOutcome, **kwargs: Any) -> None:
+    def receiver(sender: Any, outcome: FinishedGame, **kwargs: Any) -> None:
         outcomes.append(outcome)
 
     game_finished.connect(receiver, weak=False)

@@ -1,60 +1,14 @@
-"""Who wins a finished game (``services._winners``, used whenever a game ends): the highest score,
-ties share, seats that are out rank last; in team games the higher sum, a team with a member out
-loses, equal sums are a draw with both teams listed."""
+"""The winners a finished game stores come from its ``GameOutcome`` (tests/engine/test_outcome.py
+has the tables): played to the end, and with a resignation."""
 
 from __future__ import annotations
 
 import pytest
 
 from games import services
-from games.models import Game, Seat
+from games.models import Game
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn, seat_user
-
-
-def _seats(scores: list[int], *, out: tuple[int, ...] = (), teams: list[int] | None = None):
-    return [
-        Seat(
-            seat=number,
-            score=score,
-            out_reason="resigned" if number in out else "",
-            team=teams[number - 1] if teams else None,
-        )
-        for number, score in enumerate(scores, start=1)
-    ]
-
-
-@pytest.mark.parametrize(
-    ("scores", "out", "winners"),
-    [
-        ([30, 20], (), [1]),
-        ([20, 30, 10], (), [2]),
-        ([30, 30, 10], (), [1, 2]),
-        ([40, 30, 10], (1,), [2]),  # out ranks last, however much it scored
-        ([40, 30, 30, 10], (1,), [2, 3]),
-        ([40, 30, 20], (1, 2), [3]),
-        ([10, 20], (1, 2), [2]),  # everyone out: the scores decide
-    ],
-)
-def test_free_for_all(scores: list[int], out: tuple[int, ...], winners: list[int]):
-    game = Game(players=len(scores), mode=Game.Mode.FFA)
-    assert services._winners(game, _seats(scores, out=out)) == winners
-
-
-@pytest.mark.parametrize(
-    ("scores", "teams", "out", "winners"),
-    [
-        ([10, 20, 30, 5], [1, 2, 2, 1], (), [2, 3]),  # 50 against 15
-        ([30, 1, 1, 30], [1, 1, 2, 2], (), [1, 2, 3, 4]),  # 31 against 31: a draw
-        ([40, 40, 1, 1], [1, 2, 1, 2], (), [1, 2, 3, 4]),  # 41 against 41
-        ([50, 40, 1, 1], [1, 2, 1, 2], (1,), [2, 4]),  # the team with a member out loses
-        ([50, 40, 1, 1], [1, 2, 1, 2], (3,), [2, 4]),
-        ([50, 40, 1, 1], [1, 2, 1, 2], (1, 2), [1, 3]),  # both teams have one out: sums decide
-    ],
-)
-def test_teams(scores: list[int], teams: list[int], out: tuple[int, ...], winners: list[int]):
-    game = Game(players=4, mode=Game.Mode.TEAMS)
-    assert services._winners(game, _seats(scores, out=out, teams=teams)) == winners
 
 
 @pytest.mark.django_db

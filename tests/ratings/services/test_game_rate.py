@@ -4,7 +4,7 @@ import pytest
 
 from games import services as game_services
 from games.models import Game
-from games.selectors import game_outcome
+from games.selectors import finished_game
 from games.signals import game_finished
 from ratings import services
 from ratings.models import RatedGame, Rating, RatingChange, Reason
@@ -296,7 +296,7 @@ def test_a_game_is_never_rated_twice():
     game = make_game()
     play_round(game)
     game_services.game_resign(game_id=game.pk, user=user_at(game, 2))
-    outcome = game_outcome(finished(game))
+    outcome = finished_game(finished(game))
 
     rate_finished_game(sender=Game, outcome=outcome)
     game_finished.send(sender=Game, outcome=outcome)

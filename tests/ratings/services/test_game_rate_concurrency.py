@@ -8,7 +8,7 @@ from django.db import connection
 
 from games import services as game_services
 from games.models import Game
-from games.selectors import game_outcome
+from games.selectors import finished_game
 from ratings import services
 from ratings.models import RatedGame, Rating, RatingChange
 from tests.games.factories import make_game
@@ -70,7 +70,7 @@ def test_two_rating_attempts_for_the_same_outcome_at_once_rate_it_once():
     game = make_game()
     play_round(game)
     game_services.game_resign(game_id=game.pk, user=user_at(game, 2))
-    outcome = game_outcome(Game.objects.get(pk=game.pk))
+    outcome = finished_game(Game.objects.get(pk=game.pk))
     RatingChange.objects.all().delete()
     RatedGame.objects.all().delete()
     Rating.objects.all().delete()

@@ -1,0 +1,113 @@
+/* Tournament pages: countdowns to the start, and the live part of a tournament's page.
+ *
+ * The tournament's WebSocket (/ws/tournaments/{id}/) pushes {"type": "tournament", "version"}
+ * after every change (join, leave, start, a game's end, a new round). When the version is newer
+ * than the one shown, the page fetches its live part again, rendered by the server in the
+ * page's language, and swaps it in: standings, rounds and the "Play your game" button appear
+ * without a reload.
+ */
+(function () {
+  "use strict";
+
+  const stringsNode = document.getElementById("tournament-strings");
+  const strings = stringsNode ? JSON.parse(stringsNode.textContent) : {};
+
+  function format(template, values) {
+    return String(template || "").replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
+  }
+
+  function pad(n) {
+    return String(n).padStart(2, "0");
+  }
+
+  function untilText(ms) {
+    if (ms <= 0) return strings.starting;
+    const total = Math.floor(ms / 1000);
+    const days = Math.floor(total / 86400);
+    const clock = `${pad(Math.floor((total % 86400) / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
+    const time = days > 0 ? `${format(strings.days, { days })} ${clock}` : clock;
+    return format(strings.starts_in, { time });
+  }
+
+  function tick() {
+    const now = Date.now();
+    document.querySelectorAll(".countdown[data-starts-at]").forEach((node) => {
+      const text = untilText(Date.parse(node.dataset.startsAt) - now);
+      if (node.textContent !== text) node.textContent = text;
+    });
+  }
+
+  document.addEventListener("submit", (event) => {
+    const button = event.submitter;
+    if (button && button.dataset.confirm && !window.confirm(button.dataset.confirm)) {
+      event.preventDefault();
+    }
+  });
+
+  tick();
+  window.setInterval(tick, 1000);
+
+  const live = document.getElementById("tournament-live");
+  if (!live) return;
+  let shown = Number(live.dataset.version);
+  let loading = null;
+  let wanted = shown;
+  let retry = 1000;
+
+  async function refresh() {
+    if (loading) return;
+    loading = (async () => {
+      try {
+        while (wanted > shown) {
+          const target = wanted;
+          const response = await fetch(live.dataset.liveUrl, { credentials: "same-origin" });
+          if (!response.ok) break;
+          const html = await response.text();
+          const box = document.createElement("div");
+          box.innerHTML = html;
+          const fresh = box.querySelector(".tournament-live");
+          const version = fresh ? Number(fresh.dataset.version) : target;
+          if (version >= shown) {
+            live.innerHTML = html;
+            shown = version;
+            live.dataset.version = String(version);
+            tick();
+          }
+          if (version < target) break; // the server is behind the push: the next push brings it
+        }
+      } finally {
+        loading = null;
+      }
+    })();
+  }
+
+  function connect() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${window.location.host}${live.dataset.wsPath}`);
+    socket.addEventListener("open", () => {
+      retry = 1000;
+      live.classList.remove("is-offline");
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      if (message.type === "tournament" && message.version > shown) {
+        wanted = Math.max(wanted, message.version);
+        refresh();
+      }
+    });
+    socket.addEventListener("close", (event) => {
+      if (event.code === 4404) return;
+      live.classList.add("is-offline");
+      live.title = strings.connection_lost || "";
+      window.setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    });
+  }
+
+  connect();
+})();

@@ -1,0 +1,92 @@
+"""Live tournaments over a WebSocket: ``/ws/tournaments/{id}/`` of API.md.
+
+Read only: the consumer sends the tournament on connect and whenever the services push a new
+state (join, leave, start, a game's end, a new round). ``{"type": "sync"}`` asks for the current
+state again, as on the game socket.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.consumers import _game_id_of
+from tournaments import realtime
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_get, tournament_state
+
+CLOSE_UNKNOWN_TOURNAMENT = 4404
+
+
+def _current_state(tournament_id: int) -> dict[str, Any] | None:
+    try:
+        return tournament_state(tournament_get(tournament_id))
+    except Tournament.DoesNotExist:
+        return None
+
+
+class TournamentConsumer(AsyncJsonWebsocketConsumer):
+    """One watcher of one tournament."""
+
+    tournament_id: int | None
+    version: int
+
+    async def connect(self) -> None:
+        self.tournament_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["tournament_id"]))
+        self.version = -1
+        self.joined = False
+        await self.accept()
+        if self.tournament_id is not None:
+            group = realtime.tournament_group(self.tournament_id)
+            # Join before reading, so that no change between the read and the join is missed.
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined = True
+            state = await database_sync_to_async(_current_state)(self.tournament_id)
+            if state is not None:
+                await self._send_state(state)
+                return
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.joined = False
+        await self.send_json({"type": "error", "error": "There is no such tournament."})
+        await self.close(code=CLOSE_UNKNOWN_TOURNAMENT)
+
+    async def disconnect(self, code: int) -> None:
+        if self.joined and self.tournament_id is not None:
+            await self.channel_layer.group_discard(
+                realtime.tournament_group(self.tournament_id), self.channel_name
+            )
+            self.joined = False
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if not self.joined or self.tournament_id is None:
+            return
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            content = None
+        if isinstance(content, dict) and content.get("type") == "sync":
+            state = await database_sync_to_async(_current_state)(self.tournament_id)
+            if state is not None:
+                await self._send_state(state, force=True)
+            return
+        await self.send_json({"type": "error", "error": 'Only {"type": "sync"} is understood.'})
+
+    async def tournament_state(self, event: dict[str, Any]) -> None:
+        """A ``tournament.state`` event from ``tournaments.realtime``."""
+        await self._send_state(event["tournament"])
+
+    async def _send_state(self, state: dict[str, Any], *, force: bool = False) -> None:
+        version = int(state["version"])
+        if version <= self.version and not force:
+            return
+        self.version = max(self.version, version)
+        await self.send_json({"type": "tournament", "tournament": state, "version": version})
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return json.dumps(content, ensure_ascii=False)

@@ -1,0 +1,166 @@
+"""Reads of tournaments: the public tournament shape (API.md), results and standings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, QuerySet
+
+from games.models import Game, Seat
+from tournaments.models import Pairing, Round, Tournament, TournamentPlayer
+from tournaments.pairing import Standing, TableResult, standings
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
+    """Tournaments, newest first, with what their public shape needs loaded."""
+    tournaments = Tournament.objects.order_by("-starts_at", "-id").prefetch_related(
+        Prefetch("players", queryset=TournamentPlayer.objects.select_related("user")),
+        Prefetch("round_set", queryset=Round.objects.order_by("number")),
+        Prefetch(
+            "pairings",
+            queryset=Pairing.objects.select_related("game", "player__user").prefetch_related(
+                Prefetch("game__seats", queryset=Seat.objects.order_by("seat"))
+            ),
+        ),
+    )
+    if status:
+        tournaments = tournaments.filter(status=status)
+    return tournaments
+
+
+def tournament_get(tournament_id: int) -> Tournament:
+    """One tournament with its players, rounds and pairings; ``DoesNotExist`` if none."""
+    return tournament_list().get(pk=tournament_id)
+
+
+def table_results(tournament: Tournament) -> tuple[list[TableResult], list[int]]:
+    """The finished tables of ``tournament`` and its byes (a player id per bye)."""
+    tables: dict[int, list[Pairing]] = defaultdict(list)
+    byes: list[int] = []
+    for pairing in tournament.pairings.all():
+        if pairing.game_id is None:
+            byes.append(pairing.player_id)
+        elif pairing.points is not None:
+            tables[pairing.game_id].append(pairing)
+    results = []
+    for rows in tables.values():
+        rows.sort(key=lambda p: p.seat or 0)
+        game = rows[0].game
+        assert game is not None
+        teams = None
+        if game.mode == Game.Mode.TEAMS:
+            team_of = {s.seat: s.team for s in game.seats.all()}
+            teams = tuple(
+                tuple(p.player_id for p in rows if team_of.get(p.seat or 0) == team)
+                for team in (1, 2)
+            )
+        results.append(
+            TableResult(
+                players=tuple(p.player_id for p in rows),
+                points={p.player_id: p.points or 0.0 for p in rows},
+                scores={p.player_id: p.score or 0 for p in rows},
+                teams=teams,
+            )
+        )
+    return results, byes
+
+
+def tournament_standings(tournament: Tournament) -> list[Standing]:
+    players = [p.pk for p in tournament.players.all()]
+    results, byes = table_results(tournament)
+    return standings(players, results, byes)
+
+
+def tournament_state(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as API.md describes it (REST and WebSocket alike)."""
+    players = list(tournament.players.all())
+    name_of = {p.pk: p.user.get_username() for p in players}
+    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    for pairing in tournament.pairings.all():
+        by_round[pairing.round_id].append(pairing)
+    rounds = []
+    for rnd in tournament.round_set.all():
+        games: dict[int, dict[str, Any]] = {}
+        byes = []
+        for pairing in sorted(by_round[rnd.pk], key=lambda p: (p.game_id or 0, p.seat or 0)):
+            if pairing.game is None:
+                byes.append(name_of[pairing.player_id])
+                continue
+            entry = games.setdefault(
+                pairing.game_id or 0,
+                {
+                    "id": pairing.game_id,
+                    "players": [],
+                    "status": pairing.game.status,
+                    "scores": None,
+                    "points": None,
+                },
+            )
+            entry["players"].append(name_of[pairing.player_id])
+            if pairing.points is not None:
+                entry["scores"] = [*(entry["scores"] or []), pairing.score]
+                entry["points"] = [*(entry["points"] or []), pairing.points]
+        rounds.append({"round": rnd.number, "games": list(games.values()), "byes": byes})
+    table = []
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        table = [
+            {
+                "rank": s.rank,
+                "username": name_of[s.player],
+                "points": s.points,
+                "buchholz": s.buchholz,
+                "score": s.score,
+                "games": s.games,
+            }
+            for s in tournament_standings(tournament)
+        ]
+    winners = []
+    if tournament.status == Tournament.Status.FINISHED:
+        winners = [row["username"] for row in table if row["rank"] == 1]
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "format": tournament.format,
+        "table_size": tournament.table_size,
+        "mode": tournament.mode,
+        "variant": tournament.variant,
+        "rounds": tournament.rounds,
+        "starts_at": _iso(tournament.starts_at),
+        "turn_seconds": tournament.turn_seconds,
+        "max_players": tournament.max_players,
+        "min_players": tournament.min_players,
+        "status": tournament.status,
+        "cancel_reason": tournament.cancel_reason or None,
+        "players": [{"username": name_of[p.pk], "withdrawn": p.withdrawn} for p in players],
+        "current_round": tournament.current_round,
+        "pairings": rounds,
+        "standings": table,
+        "winners": winners,
+        "version": tournament.version,
+    }
+
+
+def current_game_of(state: dict[str, Any], username: str) -> int | None:
+    """The id of ``username``'s game in progress in the tournament's current round, if any."""
+    for rnd in state["pairings"]:
+        if rnd["round"] != state["current_round"]:
+            continue
+        for game in rnd["games"]:
+            if game["status"] == Game.Status.ACTIVE and username in game["players"]:
+                return int(game["id"])
+    return None
+
+
+def tournaments_of_user(user: AbstractBaseUser) -> QuerySet[TournamentPlayer]:
+    """``user``'s tournament entries, newest tournament first, with the final place once over."""
+    return (
+        TournamentPlayer.objects.filter(user_id=user.pk)
+        .select_related("tournament")
+        .order_by("-tournament__starts_at", "-tournament_id")
+    )

@@ -1,0 +1,484 @@
+"""Every write to tournaments goes through here.
+
+Each service is one transaction that locks the tournament row, changes the rows, bumps
+``version`` and, on commit, pushes the new state to the tournament's watchers. The periodic sweep
+takes rows with ``skip_locked`` (two beats or workers never work on the same tournament at once);
+a round is created once per (tournament, number) and a player paired once per round, unique
+constraints standing behind the locks.
+
+Tournaments learn that a game ended from the ``game_ended`` task, enqueued when the transaction
+that finished the game commits (``tournaments.receivers``): pairing the next round never runs
+while the finished game's row is locked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import services as games
+from games.models import Game
+from games.selectors import outcome_of
+from games.services import Conflict, InvalidInput, NotFound
+from ratings.models import Rating
+from tournaments import realtime
+from tournaments.models import (
+    MAX_TURN_SECONDS,
+    Format,
+    Pairing,
+    Round,
+    Schedule,
+    Tournament,
+    TournamentPlayer,
+)
+from tournaments.pairing import PairingPlayer, RoundPairing, round_robin_rounds, swiss_round
+from tournaments.selectors import tournament_get, tournament_standings, tournament_state
+
+logger = logging.getLogger(__name__)
+
+CANCEL_TOO_FEW = "too_few_players"
+SCHEDULE_AHEAD = timedelta(days=1)
+"""The sweep creates a schedule's tournaments this long before they start."""
+
+
+def _now() -> datetime:
+    return timezone.now()
+
+
+def _publish(tournament: Tournament) -> None:
+    """Bump the version, save, and push the new state to watchers once the transaction commits."""
+    tournament.version += 1
+    tournament.save()
+    state = tournament_state(tournament_get(tournament.pk))
+    transaction.on_commit(partial(realtime.broadcast_tournament_state, tournament.pk, state))
+
+
+def _lock(tournament_id: int, *, skip_locked: bool = False) -> Tournament | None:
+    """The tournament row, locked; None when another transaction holds it (``skip_locked``)."""
+    rows = Tournament.objects.select_for_update(skip_locked=skip_locked).filter(pk=tournament_id)
+    tournament = rows.first()
+    if tournament is None and not skip_locked:
+        raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament_id})
+    return tournament
+
+
+# -- creating ------------------------------------------------------------------------------------
+
+
+def tournament_settings_check(
+    *,
+    format: str,
+    table_size: int,
+    mode: str,
+    variant: str,
+    rounds: int | None,
+    turn_seconds: int,
+    max_players: int,
+    min_players: int,
+) -> int | None:
+    """Refuse combinations a tournament cannot be played with; the rounds to store."""
+    if format not in Format.values:
+        raise InvalidInput(_("Unknown format %(format)s.") % {"format": format})
+    if mode not in Game.Mode.values:
+        raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
+    if variant not in Game.Variant.values:
+        raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
+    if not 2 <= table_size <= 4:
+        raise InvalidInput(_("Tables have 2, 3 or 4 seats."))
+    if format == Format.ROUND_ROBIN and table_size != 2:
+        raise InvalidInput(_("A round robin is played at tables of 2."))
+    if mode == Game.Mode.TEAMS and table_size != 4:
+        raise InvalidInput(_("Team tournaments are played at tables of 4."))
+    if format == Format.SWISS and (rounds is None or not 1 <= rounds <= 30):
+        raise InvalidInput(_("A Swiss tournament needs between 1 and 30 rounds."))
+    if format == Format.ROUND_ROBIN and rounds is not None:
+        raise InvalidInput(_("A round robin plays every pair once: leave the rounds out."))
+    if not 10 <= turn_seconds <= MAX_TURN_SECONDS:
+        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
+    least = 4 if mode == Game.Mode.TEAMS else 2
+    if not least <= min_players <= max_players <= 256:
+        raise InvalidInput(
+            _("The players must satisfy %(least)s ≤ fewest ≤ most ≤ 256.") % {"least": least}
+        )
+    return rounds
+
+
+def tournament_create(
+    *,
+    user: AbstractBaseUser | None,
+    name: str,
+    format: str,
+    table_size: int,
+    mode: str,
+    variant: str,
+    rounds: int | None,
+    starts_at: datetime,
+    turn_seconds: int,
+    max_players: int,
+    min_players: int = 2,
+    schedule: Schedule | None = None,
+) -> Tournament:
+    """Announce a tournament; people join until it starts."""
+    name = name.strip()
+    if not name or len(name) > 100:
+        raise InvalidInput(_("A tournament needs a name of at most 100 characters."))
+    rounds = tournament_settings_check(
+        format=format,
+        table_size=table_size,
+        mode=mode,
+        variant=variant,
+        rounds=rounds,
+        turn_seconds=turn_seconds,
+        max_players=max_players,
+        min_players=min_players,
+    )
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            format=format,
+            table_size=table_size,
+            mode=mode,
+            variant=variant,
+            rounds=rounds,
+            starts_at=starts_at,
+            turn_seconds=turn_seconds,
+            max_players=max_players,
+            min_players=min_players,
+            schedule=schedule,
+            created_by=user if user is not None and user.is_authenticated else None,
+        )
+        _publish(tournament)
+    return tournament
+
+
+# -- joining and leaving ---------------------------------------------------------------------------
+
+
+def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
+    """Join a scheduled tournament (joining twice changes nothing); 409 once started or full."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        assert tournament is not None
+        if tournament.status != Tournament.Status.SCHEDULED:
+            raise Conflict(_("This tournament has already started."))
+        if tournament.players.filter(user_id=user.pk).exists():
+            return tournament
+        if tournament.players.count() >= tournament.max_players:
+            raise Conflict(_("This tournament is full."))
+        TournamentPlayer.objects.create(tournament=tournament, user=user)
+        _publish(tournament)
+    return tournament
+
+
+def tournament_leave(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
+    """Before the start, leave; after it, withdraw: the running game is resigned for the player
+    and they are not paired again."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        assert tournament is not None
+        entry = tournament.players.filter(user_id=user.pk).first()
+        if tournament.status == Tournament.Status.SCHEDULED:
+            if entry is not None:
+                entry.delete()
+                _publish(tournament)
+            return tournament
+        if tournament.status != Tournament.Status.RUNNING:
+            raise Conflict(_("This tournament is over."))
+        if entry is None or entry.withdrawn:
+            return tournament
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+        running = Pairing.objects.filter(player=entry, game__status=Game.Status.ACTIVE)
+        for game_id in running.values_list("game_id", flat=True):
+            with contextlib.suppress(Conflict):  # already out of that game
+                games.game_resign(game_id=game_id, user=user)
+        _publish(tournament)
+    return tournament
+
+
+# -- running -------------------------------------------------------------------------------------
+
+
+def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Start a due tournament: cancelled when too few joined, else round 1 is paired. Returns
+    whether this call changed it (False when not due, already started, or locked elsewhere)."""
+    now = now or _now()
+    with transaction.atomic():
+        tournament = _lock(tournament_id, skip_locked=True)
+        if (
+            tournament is None
+            or tournament.status != Tournament.Status.SCHEDULED
+            or tournament.starts_at > now
+        ):
+            return False
+        entries = list(tournament.players.order_by("id"))
+        if len(entries) < tournament.min_players:
+            tournament.status = Tournament.Status.CANCELLED
+            tournament.cancel_reason = CANCEL_TOO_FEW
+            tournament.finished_at = now
+            _publish(tournament)
+            return True
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = now
+        if tournament.format == Format.ROUND_ROBIN:
+            tournament.rounds = len(round_robin_rounds([e.pk for e in entries]))
+        tournament.save()
+        _advance(tournament)
+        _publish(tournament)
+    return True
+
+
+def tournament_game_ended(*, game_id: int) -> bool:
+    """A game of a tournament ended: record its points; when it was the last game of the round,
+    pair the next round (or finish). Idempotent: a repeat finds the points recorded."""
+    tournament_id = (
+        Pairing.objects.filter(game_id=game_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        return False
+    return _catch_up(tournament_id, skip_locked=False)
+
+
+def tournament_advance(*, tournament_id: int) -> bool:
+    """The sweep's safety net: catch up a running tournament whose round has ended (a lost
+    ``game_ended`` task). Skips a tournament another transaction holds."""
+    return _catch_up(tournament_id, skip_locked=True)
+
+
+def _catch_up(tournament_id: int, *, skip_locked: bool) -> bool:
+    """Record finished games and move a running tournament on; whether anything changed. The
+    task waits for the lock (its game's result must not be lost); the sweep skips."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id, skip_locked=skip_locked)
+        if tournament is None or tournament.status != Tournament.Status.RUNNING:
+            return False
+        changed = _record_results(tournament)
+        changed = _advance(tournament) or changed
+        if changed:
+            _publish(tournament)
+    return changed
+
+
+def _record_results(tournament: Tournament) -> bool:
+    """Fill in the points and scores of finished games not yet recorded."""
+    pending = list(
+        Pairing.objects.filter(
+            tournament=tournament, points__isnull=True, game__status=Game.Status.FINISHED
+        ).select_related("game")
+    )
+    outcomes: dict[int, Any] = {}
+    for pairing in pending:
+        assert pairing.game is not None
+        assert pairing.seat is not None
+        if pairing.game_id not in outcomes:
+            outcomes[pairing.game.pk] = outcome_of(pairing.game)
+        outcome = outcomes[pairing.game.pk]
+        pairing.points = outcome.points(pairing.seat)
+        pairing.score = outcome.seat(pairing.seat).score
+        pairing.save(update_fields=["points", "score"])
+    return bool(pending)
+
+
+def _advance(tournament: Tournament) -> bool:
+    """While the current round is over, pair the next one, or finish after the last. A round
+    where nobody plays (only byes) is over at once. Returns whether anything changed."""
+    changed = False
+    while True:
+        if tournament.current_round is not None:
+            unfinished = Pairing.objects.filter(
+                tournament=tournament, round__number=tournament.current_round
+            ).exclude(game=None)
+            if unfinished.exclude(game__status=Game.Status.FINISHED).exists():
+                return changed
+        number = (tournament.current_round or 0) + 1
+        active = list(tournament.players.filter(withdrawn=False).order_by("id"))
+        least = 4 if tournament.mode == Game.Mode.TEAMS else 2
+        if number > (tournament.rounds or 0) or len(active) < least:
+            _finish(tournament)
+            return True
+        try:
+            with transaction.atomic():
+                rnd = Round.objects.create(tournament=tournament, number=number)
+        except IntegrityError:
+            return changed  # paired already (the lock makes this a last line of defence)
+        _pair(tournament, rnd, active)
+        tournament.current_round = number
+        tournament.save(update_fields=["current_round"])
+        changed = True
+
+
+def _finish(tournament: Tournament) -> None:
+    ranks = {s.player: s.rank for s in tournament_standings(tournament_get(tournament.pk))}
+    for entry in tournament.players.all():
+        entry.rank = ranks.get(entry.pk)
+        entry.save(update_fields=["rank"])
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = _now()
+    tournament.save()
+
+
+def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]) -> None:
+    """Seat the round's tables (a game each, started at once) and give its byes."""
+    by_id = {e.pk: e for e in active}
+    if tournament.format == Format.ROUND_ROBIN:
+        pairing = _round_robin_pairing(tournament, rnd.number, set(by_id))
+    elif tournament.mode == Game.Mode.TEAMS:
+        pairing = _teams_pairing(_swiss_field(tournament, active))
+    else:
+        pairing = swiss_round(_swiss_field(tournament, active), tournament.table_size)
+    for table in pairing.tables:
+        seated = [by_id[pid] for pid in table]
+        game = games.game_create_seated(
+            users=[e.user for e in seated],
+            mode=tournament.mode,
+            variant=tournament.variant,
+            rated=True,
+            turn_seconds=tournament.turn_seconds,
+        )
+        for seat, entry in enumerate(seated, start=1):
+            Pairing.objects.create(
+                tournament=tournament, round=rnd, player=entry, game=game, seat=seat
+            )
+    for pid in pairing.byes:
+        Pairing.objects.create(tournament=tournament, round=rnd, player=by_id[pid], points=1.0)
+
+
+def _round_robin_pairing(tournament: Tournament, number: int, active: set[int]) -> RoundPairing:
+    """Round ``number`` of the circle over everyone who started; a player whose opponent has
+    withdrawn gets a bye instead."""
+    everyone = list(tournament.players.order_by("id").values_list("pk", flat=True))
+    planned = round_robin_rounds(everyone)[number - 1]
+    tables = []
+    byes = [pid for pid in planned.byes if pid in active]
+    for table in planned.tables:
+        present = [pid for pid in table if pid in active]
+        if len(present) == len(table):
+            tables.append(tuple(table))
+        else:
+            byes.extend(present)
+    return RoundPairing(tables=tuple(tables), byes=tuple(byes))
+
+
+def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> list[PairingPlayer]:
+    """The active players as the pairing sees them, best first: by standings after round 1, by
+    the rating of the tournament's pool before."""
+    ratings = dict(
+        Rating.objects.filter(
+            user_id__in=[e.user_id for e in active], pool=tournament.mode
+        ).values_list("user_id", "rating")
+    )
+    rating_of = {e.pk: ratings.get(e.user_id, 1500.0) for e in active}
+    met: dict[int, set[int]] = {e.pk: set() for e in active}
+    byes: dict[int, int] = dict.fromkeys(rating_of, 0)
+    tables: dict[int, list[int]] = {}
+    for game_id, player_id in Pairing.objects.filter(tournament=tournament).values_list(
+        "game_id", "player_id"
+    ):
+        if game_id is None:
+            if player_id in byes:
+                byes[player_id] += 1
+        else:
+            tables.setdefault(game_id, []).append(player_id)
+    for seated in tables.values():
+        for pid in seated:
+            if pid in met:
+                met[pid].update(other for other in seated if other != pid)
+    standing = tournament_standings(tournament_get(tournament.pk))
+    points = {s.player: s.points for s in standing}
+    order = [s.player for s in standing if s.player in rating_of]
+    if tournament.current_round is None:
+        order = sorted(rating_of, key=lambda pid: (-rating_of[pid], pid))
+    return [
+        PairingPlayer(
+            id=pid,
+            points=points.get(pid, 0.0),
+            rating=rating_of[pid],
+            byes=byes[pid],
+            met=frozenset(met[pid]),
+        )
+        for pid in order
+    ]
+
+
+def _teams_pairing(field: Sequence[PairingPlayer]) -> RoundPairing:
+    """Team games need exactly 4 seats: the lowest-ranked players with the fewest byes sit out
+    the remainder, the rest are seated at tables of 4 by the Swiss pairing."""
+    sitting_out = len(field) % 4
+    candidates = sorted(range(len(field)), key=lambda index: (field[index].byes, -index))[
+        :sitting_out
+    ]
+    byes = tuple(field[index].id for index in sorted(candidates))
+    playing = [p for p in field if p.id not in byes]
+    pairing = swiss_round(playing, 4)
+    tables = list(pairing.tables)
+    if any(len(t) != 4 for t in tables) or pairing.byes:
+        # The pairing would use smaller tables: seat the field in ranking order, 4 at a time.
+        ids = [p.id for p in playing]
+        tables = [tuple(ids[i : i + 4]) for i in range(0, len(ids), 4)]
+    return RoundPairing(tables=tuple(tables), byes=byes)
+
+
+# -- the sweep -----------------------------------------------------------------------------------
+
+
+def schedules_extend(*, now: datetime | None = None) -> list[int]:
+    """Create each active schedule's tournaments starting within the next day. Returns the ids
+    of the tournaments created."""
+    now = now or _now()
+    created = []
+    for schedule in Schedule.objects.filter(active=True):
+        for day in (now.date(), now.date() + timedelta(days=1)):
+            starts_at = datetime.combine(day, schedule.time, tzinfo=UTC)
+            if not now < starts_at <= now + SCHEDULE_AHEAD:
+                continue
+            if Tournament.objects.filter(schedule=schedule, starts_at=starts_at).exists():
+                continue
+            try:
+                with transaction.atomic():
+                    tournament = tournament_create(
+                        user=None,
+                        name=schedule.name,
+                        format=schedule.format,
+                        table_size=schedule.table_size,
+                        mode=schedule.mode,
+                        variant=schedule.variant,
+                        rounds=schedule.rounds if schedule.format == Format.SWISS else None,
+                        starts_at=starts_at,
+                        turn_seconds=schedule.turn_seconds,
+                        max_players=schedule.max_players,
+                        min_players=schedule.min_players,
+                        schedule=schedule,
+                    )
+            except IntegrityError:
+                continue  # another sweep created it
+            except InvalidInput as exc:  # a schedule saved with settings no tournament can have
+                logger.error("schedule %s creates no tournament: %s", schedule.pk, exc.message)
+                break
+            created.append(tournament.pk)
+    return created
+
+
+def tournaments_sweep(*, now: datetime | None = None) -> dict[str, list[int]]:
+    """The periodic work: create scheduled tournaments, start due ones, catch up running ones."""
+    now = now or _now()
+    report: dict[str, list[int]] = {"created": schedules_extend(now=now), "started": []}
+    due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, starts_at__lte=now)
+    for tournament_id in due.values_list("pk", flat=True):
+        if tournament_start(tournament_id=tournament_id, now=now):
+            report["started"].append(tournament_id)
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    report["advanced"] = [
+        tournament_id
+        for tournament_id in running.values_list("pk", flat=True)
+        if tournament_advance(tournament_id=tournament_id)
+    ]
+    return report

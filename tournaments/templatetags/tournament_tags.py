@@ -1,0 +1,21 @@
+"""Template tags of the tournaments app: a player's tournaments on their profile (the profile
+page belongs to ratings, which does not import tournaments; the template asks for them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.contrib.auth.models import AbstractBaseUser
+
+from tournaments.selectors import tournaments_of_user
+
+register = template.Library()
+
+PROFILE_LIMIT = 20
+
+
+@register.inclusion_tag("tournaments/_profile.html")
+def player_tournaments(player: AbstractBaseUser) -> dict[str, Any]:
+    """``player``'s latest tournaments with their final place once over."""
+    return {"entries": list(tournaments_of_user(player)[:PROFILE_LIMIT])}
