@@ -105,6 +105,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "siesta_site.passwords.NotBlankValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -152,11 +153,31 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
+    # Bodies nested deeper than any request of the API are a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": ["siesta_site.safejson.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Throttles (siesta_site/throttling.py): "N/second|minute|hour|day", or "off".
+    "DEFAULT_THROTTLE_CLASSES": [
+        "siesta_site.throttling.AnonThrottle",
+        "siesta_site.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        scope: (None if rate == "off" else rate)
+        for scope, rate in {
+            "anon": env.str("SIESTA_THROTTLE_ANON", default="300/minute"),
+            "user": env.str("SIESTA_THROTTLE_USER", default="1200/minute"),
+            "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
+            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="10/hour"),
+            "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
+        }.items()
+    },
+    # Proxies in front of the server that append to X-Forwarded-For: the client address is the
+    # one they saw. 0 (the default) ignores the header, which a client could forge.
+    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Siesta online API",
@@ -176,6 +197,7 @@ SPECTACULAR_SETTINGS = {
 
 # Channels and Celery: Redis when REDIS_URL is set, in-process otherwise.
 REDIS_URL = env.str("REDIS_URL", default="") or None
+SIESTA_WS_GROUP_EXPIRY = env.int("SIESTA_WS_GROUP_EXPIRY", default=300)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -183,10 +205,24 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
             # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # A server killed without closing its sockets leaves their channels in the game
+                # groups; they drop out after this long. Live sockets renew their place every
+                # third of it (games.consumers), so a long game never loses a watcher.
+                "group_expiry": SIESTA_WS_GROUP_EXPIRY,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # The cache holds the throttles' counters: shared by every server process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "siesta",
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"

@@ -2,9 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games.views import SiteLoginView
+
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # The login form is throttled (games.views.SiteLoginView); the rest is Django's.
+    path("accounts/login/", SiteLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     # API
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -25,6 +25,7 @@ from tests.games.factories import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+HOST = (b"host", b"testserver")  # what a browser sends; the Origin check compares with it
 SAME_ORIGIN = (b"origin", b"http://testserver")
 TIMEOUT = 10  # seconds: two cores shared with other test runs
 QUIET = 0.3  # how long "nothing arrives" is waited for
@@ -81,7 +82,7 @@ async def connect() -> AsyncIterator[Connect]:
         origin: tuple[bytes, bytes] | None = SAME_ORIGIN,
         expect_refusal: bool = False,
     ) -> WebsocketCommunicator:
-        headers = [origin] if origin else []
+        headers = [HOST, origin] if origin else [HOST]
         if user is not None:
             headers += await database_sync_to_async(session_headers)(user)
         communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers)
