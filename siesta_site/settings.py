@@ -4,13 +4,17 @@ Everything that differs between machines is read from the environment here, in o
 
 - ``DJANGO_DEBUG`` (default on; always off with ``DJANGO_PRODUCTION``)
 - ``DJANGO_SECRET_KEY`` (a development key is built in)
-- ``DJANGO_ALLOWED_HOSTS`` (comma separated; default ``localhost,127.0.0.1,testserver``)
-- ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``)
+- ``DJANGO_ALLOWED_HOSTS`` (comma separated; default ``localhost,127.0.0.1,testserver``, none in
+  production, where it is required)
+- ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``; none in
+  production: the site's own origin is always trusted)
 - ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
-- ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL`` and
-  ``REDIS_URL``; turn DEBUG off and cookies secure.
+- ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
+  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
+  (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
+- ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see siesta_site/throttling.py.
 """
 
 from pathlib import Path
@@ -27,7 +31,9 @@ PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 
 if PRODUCTION:
     _missing = [
-        name for name in ("DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL") if not env.str(name, "")
+        name
+        for name in ("DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS")
+        if not env.str(name, "")
     ]
     if _missing:
         raise ImproperlyConfigured(
@@ -41,9 +47,12 @@ SECRET_KEY = env.str(
     default="django-insecure-dev-only-0c1f8e5b2a7d4e9f8a6b3c2d1e0f9a8b7c6d5e4f",
 )
 
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "testserver"])
+ALLOWED_HOSTS = env.list(
+    "DJANGO_ALLOWED_HOSTS", default=[] if PRODUCTION else ["localhost", "127.0.0.1", "testserver"]
+)
 CSRF_TRUSTED_ORIGINS = env.list(
-    "DJANGO_CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:8000", "http://localhost:8000"]
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    default=[] if PRODUCTION else ["http://127.0.0.1:8000", "http://localhost:8000"],
 )
 
 INSTALLED_APPS = [
@@ -59,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
     "games",
     "ratings",
     "tournaments",
@@ -66,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -114,6 +125,24 @@ LOGOUT_REDIRECT_URL = "home"
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
 )
+
+# Content-Security-Policy (django-csp), in every mode so that tests and development meet it: the
+# site serves all its own assets, and pages have no inline scripts or styles (data for the page
+# scripts comes in <script type="application/json"> blocks, which are not run).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Internationalisation
 LANGUAGE_CODE = "en"
@@ -248,4 +277,6 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
