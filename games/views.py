@@ -60,9 +60,8 @@ def register(request: HttpRequest) -> HttpResponse:
         address = throttling.client_address(request)
         wait = throttling.REGISTER.hit(address)
         if wait is not None:
-            form = UserCreationForm()
-            form.add_error(None, throttling.wait_words(wait))
-            page = render(request, "registration/register.html", {"form": form}, status=429)
+            context = {"form": UserCreationForm(), "too_many": throttling.wait_words(wait)}
+            page = render(request, "registration/register.html", context, status=429)
             return _retry_after(page, wait)
         if form.is_valid():
             try:
@@ -89,9 +88,10 @@ class SiteLoginView(LoginView):
         wait = throttling.sign_in_wait(request, request.POST.get("username"))
         if wait is None:
             return super().post(request, *args, **kwargs)
-        form = self.get_form_class()(request)
-        form.add_error(None, throttling.wait_words(wait))
-        page = self.render_to_response(self.get_context_data(form=form), status=429)
+        context = self.get_context_data(
+            form=self.get_form_class()(request), too_many=throttling.wait_words(wait)
+        )
+        page = self.render_to_response(context, status=429)
         return _retry_after(page, wait)
 
 

@@ -200,7 +200,7 @@ REST_FRAMEWORK = {
             "anon": env.str("SIESTA_THROTTLE_ANON", default="300/minute"),
             "user": env.str("SIESTA_THROTTLE_USER", default="1200/minute"),
             "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
-            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="10/hour"),
+            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="20/hour"),
             "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
         }.items()
     },
