@@ -412,12 +412,11 @@ async def test_a_move_after_the_deadline_is_refused_and_everyone_sees_the_timeou
     assert (await receive_state(second))["game"]["status"] == "finished"
 
 
-async def test_a_socket_keeps_its_place_in_the_group_past_the_group_expiry(settings, connect, table):
+async def test_a_socket_keeps_its_place_in_the_group_past_the_expiry(settings, connect, table):
     """The layer drops group members after ``group_expiry`` (that clears channels a killed server
     left behind); a live socket renews its place, so it still gets every change."""
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"group_expiry": 2}}
-    }
+    layer = {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"group_expiry": 2}}
+    settings.CHANNEL_LAYERS = {"default": layer}
     socket = await connect(table.game.pk, origin=None)
     await receive_state(socket)
     await asyncio.sleep(3)
