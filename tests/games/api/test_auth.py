@@ -195,3 +195,43 @@ def test_signing_in_or_saving_other_fields_keeps_the_token(client, user):
     user.set_password(PASSWORD)  # the same password, hashed anew: no change
     user.save()
     assert Token.objects.filter(key=key).exists()
+
+
+@pytest.mark.requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_registrations_racing_with_names_differing_in_case_create_one_account():
+    """Both requests pass the "name taken?" check before either inserts; the index refuses the
+    second, which gets the same 400 as a name already taken (never a 500, never two accounts)."""
+    import threading
+
+    from django.db import connection
+
+    rounds = 8
+    for number in range(rounds):
+        names = [f"Racer{number}", f"rACER{number}"]
+        start = threading.Barrier(len(names))
+        statuses: list[int] = []
+        errors: list[BaseException] = []
+
+        def register(name: str, start=start, statuses=statuses, errors=errors) -> None:
+            try:
+                start.wait(timeout=10)
+                response = APIClient().post(
+                    REGISTER, {"username": name, "password": STRONG}, format="json"
+                )
+                statuses.append(response.status_code)
+            except BaseException as exc:  # surfaced below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=register, args=(name,)) for name in names]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+
+        assert not errors
+        assert sorted(statuses) == [201, 400]
+        users = get_user_model().objects.filter(username__iexact=names[0])
+        assert users.count() == 1
