@@ -26,6 +26,8 @@ print(json.dumps({
     "session_cookie_secure": settings.SESSION_COOKIE_SECURE,
     "allowed_hosts": settings.ALLOWED_HOSTS,
     "csrf_trusted_origins": settings.CSRF_TRUSTED_ORIGINS,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "group_expiry": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("group_expiry"),
     "hsts_seconds": getattr(settings, "SECURE_HSTS_SECONDS", 0),
 }))
 """
@@ -76,6 +78,9 @@ def test_defaults_are_sqlite_and_in_memory():
 def test_redis_url_selects_redis_layer_and_broker():
     loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
     assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    # Throttle counts are shared by every server process; dead channels leave groups in 5 minutes.
+    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["group_expiry"] == 300
     assert loaded["broker"] == "redis://127.0.0.1:6379/0"
     assert loaded["eager"] is False
 
