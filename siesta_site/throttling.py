@@ -58,7 +58,8 @@ class Limit:
 
     @property
     def rate(self) -> Rate | None:
-        return Rate.parse(api_settings.DEFAULT_THROTTLE_RATES.get(self.scope))
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return Rate.parse(str(rate) if rate is not None else None)
 
     def _window(self, rate: Rate, ident: str) -> tuple[str, float]:
         """The cache key of the current window and the seconds until it ends."""
@@ -133,7 +134,9 @@ def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
 
 
-def record_login_failure(sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any):
+def record_login_failure(
+    sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any
+) -> None:
     """``user_login_failed`` receiver: one more failure for that username."""
     username = credentials.get("username")
     if username:

@@ -170,5 +170,5 @@ class LogoutApi(SiestaApi):
     )
     def post(self, request: Request) -> Response:
         # A script signs in again with POST /api/auth/token/, which issues a new key.
-        Token.objects.filter(user=signed_in_user(request)).delete()
+        Token.objects.filter(user_id=signed_in_user(request).pk).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -77,3 +77,12 @@ async def test_scripts_without_an_origin_are_let_in(game_path):
 async def test_a_path_no_route_matches_is_refused_cleanly(transactional_db, path):
     """Before the fix the router raised ValueError ("No route found"), a 500 in Daphne."""
     assert not await handshake(path, [(b"host", b"testserver")])
+
+
+async def test_behind_a_tls_proxy_the_forwarded_scheme_counts(settings, game_path):
+    """nginx ends TLS and speaks plain ws to Daphne; with SECURE_PROXY_SSL_HEADER (production)
+    the origin is compared with https, as CSRF does for forms."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    behind = [(b"host", b"testserver"), (b"x-forwarded-proto", b"https")]
+    assert await handshake(game_path, [*behind, (b"origin", b"https://testserver")])
+    assert not await handshake(game_path, [*behind, (b"origin", b"http://testserver")])

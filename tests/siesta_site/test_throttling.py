@@ -5,6 +5,7 @@ per-client API limits. Every refusal is a 429 with Retry-After."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -186,3 +187,29 @@ def test_api_requests_are_throttled_per_client(settings, real_throttles):
     refused = signed_in.get(reverse("api-games"))
     assert_throttled(refused, within=60)
     assert refused.json()["error"]
+
+
+@pytest.mark.requires_redis
+def test_counts_live_in_redis_shared_by_every_server_process(settings, real_throttles):
+    """With REDIS_URL the counts are in Redis (keys of this test's own prefix), so a second
+    server process sees what the first counted."""
+    import uuid
+
+    from django.core.cache import caches
+
+    from siesta_site.throttling import AUTH
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": django_settings.REDIS_URL,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
+    limit = limit_of(real_throttles, "auth")
+    for _ in range(limit.count):
+        assert AUTH.hit("198.51.100.99") is None
+    other_process = caches.create_connection("default")  # its own connections to Redis
+    key, _left = AUTH._window(limit, "198.51.100.99")
+    assert other_process.get(key) == limit.count
+    assert AUTH.hit("198.51.100.99") is not None
