@@ -6,7 +6,8 @@ turn service errors into messages, never into a 500.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -93,6 +94,25 @@ class SiteLoginView(LoginView):
         )
         page = self.render_to_response(context, status=429)
         return _retry_after(page, wait)
+
+
+def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Another sign-in form (the admin's) under the same limits, answering a plain 429."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST":
+            wait = throttling.sign_in_wait(request, request.POST.get("username"))
+            if wait is not None:
+                page = HttpResponse(
+                    throttling.wait_words(wait),
+                    status=429,
+                    content_type="text/plain; charset=utf-8",
+                )
+                return _retry_after(page, wait)
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def _retry_after(response: HttpResponse, wait: float) -> HttpResponse:

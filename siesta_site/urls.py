@@ -2,10 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.views import SiteLoginView
+from games.views import SiteLoginView, sign_in_throttled
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
     # The login form is throttled (games.views.SiteLoginView); the rest is Django's.
     path("accounts/login/", SiteLoginView.as_view(), name="login"),

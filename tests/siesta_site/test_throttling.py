@@ -213,3 +213,15 @@ def test_counts_live_in_redis_shared_by_every_server_process(settings, real_thro
     key, _left = AUTH._window(limit, "198.51.100.99")
     assert other_process.get(key) == limit.count
     assert AUTH.hit("198.51.100.99") is not None
+
+
+def test_the_admin_login_shares_the_limit(client, real_throttles):
+    limit = limit_of(real_throttles, "auth")
+    for _ in range(limit.count):
+        page = client.post("/admin/login/", {"username": "root", "password": "nope"})
+        assert page.status_code == 200
+
+    refused = client.post("/admin/login/", {"username": "root", "password": "nope"})
+
+    assert_throttled(refused, within=limit.seconds)
+    assert "Too many attempts" in refused.content.decode()
