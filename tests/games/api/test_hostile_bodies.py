@@ -46,3 +46,21 @@ def test_json_as_deep_as_the_api_needs_is_fine(alice):
     response = token_client(alice).post(reverse("api-games"), body, format="json")
 
     assert response.status_code == 201
+
+
+def test_a_body_larger_than_any_request_is_a_413(anon):
+    """DRF reads the stream itself, past Django's upload limit: 50 MB of JSON were parsed."""
+    body = '{"username": "' + "a" * 200_000 + '", "password": "x"}'
+
+    response = anon.post(reverse("api-token"), body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert "too large" in response.json()["error"]
+
+
+@pytest.mark.parametrize("body", ["{not json", '{"a": NaN}', b"\xff\xfe{}"])
+def test_malformed_json_is_still_a_400(anon, body):
+    response = anon.post(reverse("api-token"), body, content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("JSON parse error")
