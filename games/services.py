@@ -404,14 +404,18 @@ def game_hint(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game."""
     with transaction.atomic():
         game, seats = _lock(game_id)
-        seat = _check_turn(game, seats, user)
-        best = best_turn(position_of(game, seats))
-        changed = not (seat.hinted and seat.hint_pending)
-        seat.hinted = True
-        seat.hint_pending = True
-        seat.save(update_fields=["hinted", "hint_pending"])
-        if changed:
-            _publish(game, seats)
+        late = _expire_turn(game, seats, _now())  # as for a move: too late, timed out
+        if not late:
+            seat = _check_turn(game, seats, user)
+            best = best_turn(position_of(game, seats))
+            changed = not (seat.hinted and seat.hint_pending)
+            seat.hinted = True
+            seat.hint_pending = True
+            seat.save(update_fields=["hinted", "hint_pending"])
+            if changed:
+                _publish(game, seats)
+    if late:
+        raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
     return {"move": str(best.turn) if best.turn else None, "points": best.points}
 
 

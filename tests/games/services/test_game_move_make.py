@@ -331,3 +331,13 @@ def test_a_move_just_before_the_deadline_is_played():
         game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=0
     )
     assert result.ply == 1
+
+
+def test_a_hint_after_the_deadline_is_refused_the_same_way():
+    game = make_game()
+    _past_deadline(game)
+    with pytest.raises(services.TurnTimedOut):
+        services.game_hint(game_id=game.pk, user=seat_user(game, 1))
+    game.refresh_from_db()
+    assert (game.status, game.end_reason) == ("finished", "timeout")
+    assert not game.seats.get(seat=1).hinted
