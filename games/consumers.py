@@ -11,7 +11,10 @@ alone; the connection stays open.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -25,6 +28,9 @@ from rest_framework.authtoken.models import Token
 from games import realtime, services
 from games.models import Game
 from games.selectors import game_get, game_state
+from siesta_site import safejson
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 """Frames larger than this are refused: a move message is well under 200 bytes."""
@@ -101,6 +107,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.joined = True
             state = await database_sync_to_async(_current_state)(self.game_id)
             if state is not None:
+                self._membership = asyncio.create_task(self._keep_membership(self.game_id))
                 await self._send_state(state, state["version"])
                 return
             await self.channel_layer.group_discard(
@@ -114,6 +121,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_UNKNOWN_GAME)
 
     async def disconnect(self, code: int) -> None:
+        membership = getattr(self, "_membership", None)
+        if membership is not None:
+            membership.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await membership
         if self.joined and self.game_id is not None:
             await self.channel_layer.group_discard(
                 realtime.game_group(self.game_id), self.channel_name
@@ -138,6 +150,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return
             try:
                 content = await self.decode_json(text_data)
+            except safejson.TooDeep as exc:
+                await self._send_error(str(exc))
+                return
             except ValueError:
                 await self._send_error(_("The message is not valid JSON."))
                 return
@@ -226,6 +241,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         "check": _on_check,
     }
 
+    async def _keep_membership(self, game_id: int) -> None:
+        """Renew this socket's place in the game's group well within the layer's ``group_expiry``.
+
+        The expiry is what removes the channels of a server that was killed (they never
+        ``group_discard``); a live socket renews itself, so it is never dropped."""
+        interval = max(1.0, float(getattr(self.channel_layer, "group_expiry", 86400)) / 3)
+        group = realtime.game_group(game_id)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:  # the layer is down: try again next time
+                logger.warning("could not renew %s in %s", self.channel_name, group, exc_info=True)
+
     # -- group events -----------------------------------------------------------------------------
 
     async def game_state(self, event: Message) -> None:
@@ -264,6 +293,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if ply is not None:
             error["ply"] = ply
         await self.send_json(error)
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        return safejson.loads(text_data)
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:

@@ -71,6 +71,10 @@ class StalePly(Conflict):
     """The move was made for another ply than the current one (stale or repeated)."""
 
 
+class TurnTimedOut(Conflict):
+    """The move arrived after the turn's deadline: the seat to move has timed out."""
+
+
 @dataclass(frozen=True)
 class MoveResult:
     ply: int
@@ -355,10 +359,16 @@ def game_move_make(
         raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
     with transaction.atomic():
         game, seats = _lock(game_id)
-        _check_ply(game, seats, user, ply, required=True)
-        seat = _check_turn(game, seats, user)
-        points = _apply_move(game, seats, seat, move, by_bot=False)
-        _publish(game, seats)
+        # A move that arrives after the deadline is refused and the seat times out, as the
+        # periodic sweep would have done had it run first.
+        late = _expire_turn(game, seats, _now())
+        if not late:
+            _check_ply(game, seats, user, ply, required=True)
+            seat = _check_turn(game, seats, user)
+            points = _apply_move(game, seats, seat, move, by_bot=False)
+            _publish(game, seats)
+    if late:  # raised after the commit, which keeps the timeout
+        raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
     return MoveResult(game.ply, points, game)
 
 
@@ -419,14 +429,18 @@ def game_hint(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game."""
     with transaction.atomic():
         game, seats = _lock(game_id)
-        seat = _check_turn(game, seats, user)
-        best = best_turn(position_of(game, seats))
-        changed = not (seat.hinted and seat.hint_pending)
-        seat.hinted = True
-        seat.hint_pending = True
-        seat.save(update_fields=["hinted", "hint_pending"])
-        if changed:
-            _publish(game, seats)
+        late = _expire_turn(game, seats, _now())  # as for a move: too late, timed out
+        if not late:
+            seat = _check_turn(game, seats, user)
+            best = best_turn(position_of(game, seats))
+            changed = not (seat.hinted and seat.hint_pending)
+            seat.hinted = True
+            seat.hint_pending = True
+            seat.save(update_fields=["hinted", "hint_pending"])
+            if changed:
+                _publish(game, seats)
+    if late:
+        raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
     return {"move": str(best.turn) if best.turn else None, "points": best.points}
 
 
@@ -461,6 +475,21 @@ def game_resign(*, game_id: int, user: AbstractBaseUser) -> Game:
     return game
 
 
+def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
+    """If the person to move let the deadline pass before ``now``, put them out (timeout) and
+    publish. Returns whether it did. A bot's seat has no clock; a stray deadline is cleared."""
+    if game.status != Game.Status.ACTIVE or not game.deadline or game.deadline >= now:
+        return False
+    seat = next(s for s in seats if s.seat == game.to_move)
+    if seat.played_by_bot:
+        game.deadline = None
+        game.save(update_fields=["deadline"])
+        return False
+    _put_out(game, seats, seat, Seat.OutReason.TIMEOUT)
+    _publish(game, seats)
+    return True
+
+
 def game_turn_timeouts_expire(*, now: datetime | None = None) -> list[int]:
     """Put out every player whose turn time ran out (run by a periodic task). Returns game ids."""
     now = now or _now()
@@ -469,16 +498,8 @@ def game_turn_timeouts_expire(*, now: datetime | None = None) -> list[int]:
     for game_id in candidates.values_list("pk", flat=True):
         with transaction.atomic():
             game, seats = _lock(game_id)
-            if game.status != Game.Status.ACTIVE or not game.deadline or game.deadline >= now:
-                continue
-            seat = next(s for s in seats if s.seat == game.to_move)
-            if seat.played_by_bot:
-                game.deadline = None
-                game.save(update_fields=["deadline"])
-                continue
-            _put_out(game, seats, seat, Seat.OutReason.TIMEOUT)
-            _publish(game, seats)
-            expired.append(game_id)
+            if _expire_turn(game, seats, now):
+                expired.append(game_id)
     return expired
 
 
@@ -508,6 +529,7 @@ __all__ = [
     "NotAllowed",
     "NotFound",
     "StalePly",
+    "TurnTimedOut",
     "bot_turns_waiting",
     "game_bot_move_make",
     "game_create",

@@ -17,7 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-from siesta_site.routing import same_origin_validator, websocket_urlpatterns
+from siesta_site.routing import same_origin_validator, websocket_urlpatterns, with_fallback
 
 application = ProtocolTypeRouter(
     {
@@ -27,7 +27,7 @@ application = ProtocolTypeRouter(
         # A foreign Origin is refused; scripts, which send none, sign in with a token (routing.py).
         "websocket": same_origin_validator(
             # types-channels types routes as its private _ExtendedURLPattern, not django's path().
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+            AuthMiddlewareStack(URLRouter(with_fallback(websocket_urlpatterns)))  # type: ignore[arg-type]
         ),
     }
 )

@@ -1,11 +1,12 @@
 """WebSocket routes, served by siesta_site.asgi under session auth and an Origin check."""
 
 from typing import Any
-from urllib.parse import ParseResult
 
-from channels.security.websocket import OriginValidator
-from django.conf import settings
-from django.urls import URLPattern, path
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.security.websocket import WebsocketDenier
+from django.http import HttpRequest
+from django.middleware.csrf import CsrfViewMiddleware
+from django.urls import URLPattern, path, re_path
 
 from games.consumers import GameConsumer
 from tournaments.consumers import TournamentConsumer
@@ -21,23 +22,64 @@ websocket_urlpatterns: list[URLPattern] = [
 ]
 
 
-class SameOriginValidator(OriginValidator):
-    """Refuse browsers on other sites; let scripts in.
+class NoRouteConsumer(AsyncWebsocketConsumer):
+    """Any other path (``/ws/games/1%2F..%2F2/`` arrives decoded as ``/ws/games/1/../2/``): the
+    handshake is refused (403) instead of the router raising, which Daphne answers with a 500."""
 
-    Browsers always send ``Origin`` with a WebSocket handshake, so one naming a host outside
-    ALLOWED_HOSTS is a page of another site riding the visitor's session cookie: refused.
-    Scripts and bots (Python ``websockets``, Node ``ws``) send no ``Origin`` by default; they carry
-    no cookie of ours and sign in with their token (API.md), so they are let in."""
+    async def connect(self) -> None:
+        await self.close()
 
-    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
-        if parsed_origin is None:
-            return True
-        return bool(super().valid_origin(parsed_origin))
+
+def with_fallback(patterns: list[URLPattern]) -> list[URLPattern]:
+    """The routes, then the refusal of every other path (which must come last)."""
+    return [*patterns, re_path(r"", NoRouteConsumer.as_asgi())]  # type: ignore[arg-type]
+
+
+class _Handshake(HttpRequest):
+    """The WebSocket handshake seen as the HTTP request it is, for Django's CSRF origin check."""
+
+    def __init__(self, scope: dict[str, Any]) -> None:
+        super().__init__()
+        self._scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+        server = scope.get("server") or ("", "")
+        self.META["SERVER_NAME"] = str(server[0] or "")
+        self.META["SERVER_PORT"] = str(server[1] or "")
+        for name, value in scope.get("headers", []):
+            key = name.decode("latin1").upper().replace("-", "_")
+            self.META[f"HTTP_{key}"] = value.decode("latin1")
+
+    def _get_scheme(self) -> str:
+        return self._scheme
+
+
+def origin_allowed(scope: dict[str, Any]) -> bool:
+    """Whether the handshake's ``Origin`` is the site's own, compared as CSRF compares it: the
+    full origin (scheme, host and port) must be this request's (``Host`` in ALLOWED_HOSTS, the
+    scheme of the socket, ``wss`` meaning ``https``) or one of CSRF_TRUSTED_ORIGINS.
+
+    Browsers always send ``Origin`` with a WebSocket handshake, so one naming another origin is a
+    page of another site riding the visitor's session cookie: refused. Scripts and bots (Python
+    ``websockets``, Node ``ws``) send none by default; they carry no cookie of ours and sign in
+    with their token (API.md), so they are let in."""
+    request = _Handshake(scope)
+    if "HTTP_ORIGIN" not in request.META:
+        return True
+    # Django's own check, so the two can never disagree.
+    check = CsrfViewMiddleware(lambda r: None)  # type: ignore[arg-type]
+    return bool(check._origin_verified(request))  # type: ignore[attr-defined]
+
+
+class SameOriginValidator:
+    """ASGI middleware refusing WebSocket handshakes from a foreign origin (see origin_allowed)."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        if scope["type"] == "websocket" and not origin_allowed(scope):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.application(scope, receive, send)
 
 
 def same_origin_validator(application: Any) -> SameOriginValidator:
-    """Like channels' ``AllowedHostsOriginValidator``, but without refusing a missing Origin."""
-    allowed_hosts = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed_hosts:
-        allowed_hosts = ["localhost", "127.0.0.1", "[::1]"]
-    return SameOriginValidator(application, allowed_hosts)
+    return SameOriginValidator(application)

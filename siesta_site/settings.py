@@ -4,13 +4,17 @@ Everything that differs between machines is read from the environment here, in o
 
 - ``DJANGO_DEBUG`` (default on; always off with ``DJANGO_PRODUCTION``)
 - ``DJANGO_SECRET_KEY`` (a development key is built in)
-- ``DJANGO_ALLOWED_HOSTS`` (comma separated; default ``localhost,127.0.0.1,testserver``)
-- ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``)
+- ``DJANGO_ALLOWED_HOSTS`` (comma separated; default ``localhost,127.0.0.1,testserver``, none in
+  production, where it is required)
+- ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``; none in
+  production: the site's own origin is always trusted)
 - ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
-- ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL`` and
-  ``REDIS_URL``; turn DEBUG off and cookies secure.
+- ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
+  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
+  (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
+- ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see siesta_site/throttling.py.
 """
 
 from pathlib import Path
@@ -27,7 +31,9 @@ PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 
 if PRODUCTION:
     _missing = [
-        name for name in ("DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL") if not env.str(name, "")
+        name
+        for name in ("DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS")
+        if not env.str(name, "")
     ]
     if _missing:
         raise ImproperlyConfigured(
@@ -41,9 +47,12 @@ SECRET_KEY = env.str(
     default="django-insecure-dev-only-0c1f8e5b2a7d4e9f8a6b3c2d1e0f9a8b7c6d5e4f",
 )
 
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "testserver"])
+ALLOWED_HOSTS = env.list(
+    "DJANGO_ALLOWED_HOSTS", default=[] if PRODUCTION else ["localhost", "127.0.0.1", "testserver"]
+)
 CSRF_TRUSTED_ORIGINS = env.list(
-    "DJANGO_CSRF_TRUSTED_ORIGINS", default=["http://127.0.0.1:8000", "http://localhost:8000"]
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    default=[] if PRODUCTION else ["http://127.0.0.1:8000", "http://localhost:8000"],
 )
 
 INSTALLED_APPS = [
@@ -59,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
     "games",
     "ratings",
     "tournaments",
@@ -66,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -105,6 +116,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "siesta_site.passwords.NotBlankValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -113,6 +125,24 @@ LOGOUT_REDIRECT_URL = "home"
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
 )
+
+# Content-Security-Policy (django-csp), in every mode so that tests and development meet it: the
+# site serves all its own assets, and pages have no inline scripts or styles (data for the page
+# scripts comes in <script type="application/json"> blocks, which are not run).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Internationalisation
 LANGUAGE_CODE = "en"
@@ -152,11 +182,31 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
+    # Bodies nested deeper than any request of the API are a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": ["siesta_site.safejson.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Throttles (siesta_site/throttling.py): "N/second|minute|hour|day", or "off".
+    "DEFAULT_THROTTLE_CLASSES": [
+        "siesta_site.throttling.AnonThrottle",
+        "siesta_site.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        scope: (None if rate == "off" else rate)
+        for scope, rate in {
+            "anon": env.str("SIESTA_THROTTLE_ANON", default="300/minute"),
+            "user": env.str("SIESTA_THROTTLE_USER", default="1200/minute"),
+            "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
+            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="20/hour"),
+            "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
+        }.items()
+    },
+    # Proxies in front of the server that append to X-Forwarded-For: the client address is the
+    # one they saw. 0 (the default) ignores the header, which a client could forge.
+    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Siesta online API",
@@ -176,6 +226,7 @@ SPECTACULAR_SETTINGS = {
 
 # Channels and Celery: Redis when REDIS_URL is set, in-process otherwise.
 REDIS_URL = env.str("REDIS_URL", default="") or None
+SIESTA_WS_GROUP_EXPIRY = env.int("SIESTA_WS_GROUP_EXPIRY", default=300)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -183,10 +234,24 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
             # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # A server killed without closing its sockets leaves their channels in the game
+                # groups; they drop out after this long. Live sockets renew their place every
+                # third of it (games.consumers), so a long game never loses a watcher.
+                "group_expiry": SIESTA_WS_GROUP_EXPIRY,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # The cache holds the throttles' counters: shared by every server process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "siesta",
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
@@ -213,4 +278,6 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)

@@ -88,3 +88,28 @@ def _english_to_start():
     in the thread, so without this a test could see the language of the one that ran before it."""
     with translation.override(settings.LANGUAGE_CODE):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _throttles_off(request, settings):
+    """Tests make many requests from one address: throttles are off, except in tests that ask
+    for ``real_throttles``."""
+    if "real_throttles" in request.fixturenames:
+        return
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {}}
+
+
+@pytest.fixture
+def real_throttles(settings):
+    """The configured limits, counted in a cache of this test's own; returns the rates."""
+    import uuid
+
+    from rest_framework.settings import api_settings
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"throttles-{uuid.uuid4()}",
+        }
+    }
+    return api_settings.DEFAULT_THROTTLE_RATES

@@ -2,6 +2,7 @@
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,10 @@ print(json.dumps({
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "session_cookie_secure": settings.SESSION_COOKIE_SECURE,
     "allowed_hosts": settings.ALLOWED_HOSTS,
+    "csrf_trusted_origins": settings.CSRF_TRUSTED_ORIGINS,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "group_expiry": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("group_expiry"),
+    "hsts_seconds": getattr(settings, "SECURE_HSTS_SECONDS", 0),
 }))
 """
 
@@ -36,15 +41,15 @@ PRODUCTION_ENV = {
 }
 
 
+def clean_env() -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "siesta_site.settings"}
+
+
 def run_settings(**env: str) -> subprocess.CompletedProcess[str]:
     """Load the settings in a fresh interpreter that sees only `env` (plus PATH)."""
-    clean_env = {
-        "PATH": os.environ.get("PATH", ""),
-        "DJANGO_SETTINGS_MODULE": "siesta_site.settings",
-    }
     return subprocess.run(
         [sys.executable, "-c", PROBE],
-        env=clean_env | env,
+        env=clean_env() | env,
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -73,6 +78,9 @@ def test_defaults_are_sqlite_and_in_memory():
 def test_redis_url_selects_redis_layer_and_broker():
     loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
     assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    # Throttle counts are shared by every server process; dead channels leave groups in 5 minutes.
+    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["group_expiry"] == 300
     assert loaded["broker"] == "redis://127.0.0.1:6379/0"
     assert loaded["eager"] is False
 
@@ -88,7 +96,9 @@ def test_database_url_selects_postgres():
     assert loaded["db_name"] == "siesta"
 
 
-@pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL"])
+@pytest.mark.parametrize(
+    "missing", ["DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS"]
+)
 def test_production_refuses_to_start_without(missing):
     env = {name: value for name, value in PRODUCTION_ENV.items() if name != missing}
     proc = run_settings(**env)
@@ -104,3 +114,21 @@ def test_production_with_everything_set():
     assert loaded["engine"] == "django.db.backends.postgresql"
     assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["allowed_hosts"] == ["siesta.example"]
+    assert loaded["csrf_trusted_origins"] == []  # no localhost default in production
+    assert loaded["hsts_seconds"] >= 365 * 24 * 3600
+
+
+def test_production_passes_the_deployment_checklist():
+    """`manage.py check --deploy` with the production settings: not one warning (CI runs it too)."""
+    env = clean_env() | PRODUCTION_ENV | {"DJANGO_SECRET_KEY": secrets.token_urlsafe(64)}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "System check identified no issues" in proc.stdout

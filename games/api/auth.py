@@ -1,24 +1,27 @@
-"""Accounts for scripts and bots (API.md, Auth): register, and trade a password for a token."""
+"""Accounts for scripts and bots (API.md, Auth): register, trade a password for a token, and
+revoke it. Sign-ins and registrations are throttled (siesta_site/throttling.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth.hashers import check_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import SiestaApi
+from games.api.base import SiestaApi, signed_in_user
 from games.api.serializers import ErrorSerializer
+from siesta_site import throttling
 
 User = get_user_model()
 
@@ -36,6 +39,27 @@ def user_register(*, username: str, password: str) -> tuple[str, str]:
     return user.get_username(), token.key
 
 
+def note_password_change(sender: Any, instance: Any, update_fields: Any = None, **_: Any) -> None:
+    """``pre_save`` of the user model: remember whether this save changes the password (a new
+    hash of the same password, as Django writes when its hasher is upgraded, is no change)."""
+    instance._siesta_password_changed = False
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if stored is None or stored == instance.password:
+        return
+    raw = getattr(instance, "_password", None)
+    instance._siesta_password_changed = raw is None or not check_password(raw, stored)
+
+
+def revoke_tokens_on_password_change(sender: Any, instance: Any, **_: Any) -> None:
+    """``post_save`` of the user model: a changed password revokes the API token, so a leaked
+    token dies with the password; ``POST /api/auth/token/`` issues a new one."""
+    if getattr(instance, "_siesta_password_changed", False):
+        instance._siesta_password_changed = False
+        Token.objects.filter(user=instance).delete()
+
+
 class _NoCredentialsApi(SiestaApi):
     # Sign-up and sign-in take no credentials, so no session (and no CSRF) applies.
 
@@ -43,7 +67,14 @@ class _NoCredentialsApi(SiestaApi):
     permission_classes = [AllowAny]
 
 
+TOO_MANY = OpenApiResponse(
+    ErrorSerializer, description="Too many attempts from this address; see Retry-After."
+)
+
+
 class RegisterApi(_NoCredentialsApi):
+    throttle_classes = [throttling.AnonThrottle, throttling.RegisterThrottle]
+
     @extend_schema_serializer(component_name="RegisterInput")
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
@@ -76,17 +107,25 @@ class RegisterApi(_NoCredentialsApi):
             400: OpenApiResponse(
                 ErrorSerializer, description="Username taken or invalid, or password too weak."
             ),
+            429: TOO_MANY,
         },
     )
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        username, token = user_register(**data.validated_data)
+        try:
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            username, token = user_register(**data.validated_data)
+        except exceptions.ValidationError:
+            # Only accounts created count against the address's limit.
+            throttling.REGISTER.give_back(throttling.client_address(request))
+            raise
         output = self.OutputSerializer({"username": username, "token": token})
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 class TokenApi(_NoCredentialsApi):
+    throttle_classes = [throttling.AnonThrottle, throttling.AuthThrottle]
+
     @extend_schema_serializer(component_name="TokenInput")
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField(max_length=150)
@@ -103,13 +142,33 @@ class TokenApi(_NoCredentialsApi):
         responses={
             200: OutputSerializer,
             400: OpenApiResponse(ErrorSerializer, description="Wrong username or password."),
+            429: TOO_MANY,
         },
     )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        username = throttling.username_ident(data.validated_data["username"])
+        wait = throttling.LOGIN_FAILURES.peek(username)
+        if wait is not None:
+            raise exceptions.Throttled(wait)
         user = authenticate(request._request, **data.validated_data)
         if user is None:
             raise serializers.ValidationError(_("The username or password is not right."))
         token, _created = Token.objects.get_or_create(user=user)
         return Response(self.OutputSerializer({"token": token.key}).data)
+
+
+class LogoutApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Revoke the caller's API token",
+        request=None,
+        responses={204: None, 401: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        # A script signs in again with POST /api/auth/token/, which issues a new key.
+        Token.objects.filter(user_id=signed_in_user(request).pk).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -8,13 +8,13 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.errors import api_exception_handler
+from siesta_site.safejson import JSONParser
 
 
 class SiestaApi(APIView):

@@ -16,8 +16,10 @@ Usage::
 - ``size``: the side of one cell in CSS pixels (the SVG also scales down with its container).
 - ``title``: a caption put before the generated description in the accessible name.
 
-Colours are the CSS custom properties of the game page (``static/css/game.css``), with the same
-values as fallbacks, so a board here looks like the live board and a page can restyle it:
+Colours are SVG presentation attributes (no ``style`` attribute: the Content-Security-Policy refuses
+inline styles), which ``static/css/board-svg.css`` overrides with the CSS custom properties of the
+game page (``static/css/game.css``), so a board here looks like the live board and a page can
+restyle it:
 ``--seat-1`` … ``--seat-4`` (roofs, Okabe–Ito: colour-blind friendly), ``--seat-1-text`` …
 ``--seat-4-text`` (the seat digit), ``--sun-core``, ``--sun-edge``, ``--shade``, ``--board-bg``,
 ``--board-line``, plus this tag's own ``--board-edge``, ``--board-ink``, ``--board-label``,
@@ -172,15 +174,15 @@ def _piece(char: str, x: float, y: float, s: float) -> str:
     if char == "S":
         return (
             f'<circle class="sun" cx="{_num(x + s / 2)}" cy="{_num(y + s / 2)}" '
-            f'r="{_num(s * 0.32)}" style="fill:var(--sun-core,#f0c419);'
-            f'stroke:var(--sun-edge,#b87400)" stroke-width="{_num(s * 0.06)}"/>'
+            f'r="{_num(s * 0.32)}" fill="#f0c419" stroke="#b87400" '
+            f'stroke-width="{_num(s * 0.06)}"/>'
         )
     if char == "#":
         inset = s * 0.1
         return (
             f'<rect class="shadow" x="{_num(x + inset)}" y="{_num(y + inset)}" '
             f'width="{_num(s - 2 * inset)}" height="{_num(s - 2 * inset)}" rx="{_num(s * 0.06)}" '
-            f'style="fill:var(--shade,#2a2638)"/>'
+            f'fill="#2a2638"/>'
         )
     seat = int(char)
     points = [(0.5, 0.1), (0.92, 0.46), (0.84, 0.46), (0.84, 0.9), (0.16, 0.9), (0.16, 0.46)]
@@ -188,12 +190,12 @@ def _piece(char: str, x: float, y: float, s: float) -> str:
     outline = " ".join(f"{_num(x + px * s)},{_num(y + py * s)}" for px, py in points)
     return (
         f'<g class="roof seat-{seat}">'
-        f'<polygon points="{outline}" style="fill:var(--seat-{seat},{SEAT_COLOURS[seat]});'
-        f'stroke:var(--board-ink,#2E2620)" stroke-width="{_num(max(s * 0.035, 1))}" '
+        f'<polygon points="{outline}" fill="{SEAT_COLOURS[seat]}" stroke="#2E2620" '
+        f'stroke-width="{_num(max(s * 0.035, 1))}" '
         f'stroke-linejoin="round"/>'
         f'<text x="{_num(x + s / 2)}" y="{_num(y + s * 0.7)}" text-anchor="middle" '
         f'dominant-baseline="middle" font-size="{_num(s * 0.4)}" font-weight="700" '
-        f'style="fill:var(--seat-{seat}-text,{SEAT_INKS[seat]})">{seat}</text></g>'
+        f'fill="{SEAT_INKS[seat]}">{seat}</text></g>'
     )
 
 
@@ -228,10 +230,10 @@ def render_board_svg(
         f'width="{_num(width)}" height="{_num(height)}" '
         f'font-family="system-ui, sans-serif">',
         f"<title>{escape(label)}</title>",
-        f'<rect x="{pad}" y="{pad}" width="{_num(columns * s)}" height="{_num(lines * s)}" '
-        f'style="fill:var(--board-bg,#f6e7c8);stroke:var(--board-edge,#a88b5c)"/>',
+        f'<rect class="board-bg" x="{pad}" y="{pad}" width="{_num(columns * s)}" '
+        f'height="{_num(lines * s)}" fill="#f6e7c8" stroke="#a88b5c"/>',
     ]
-    label_style = f'font-size="{_num(s * 0.38)}" style="fill:var(--board-label,#6B5D50)"'
+    label_style = f'class="board-label" font-size="{_num(s * 0.38)}" fill="#6B5D50"'
     for i in range(columns):
         x = pad + (i + 0.5) * s
         parts.append(
@@ -241,7 +243,7 @@ def render_board_svg(
         if i:
             parts.append(
                 f'<line x1="{_num(pad + i * s)}" y1="{pad}" x2="{_num(pad + i * s)}" '
-                f'y2="{_num(pad + lines * s)}" style="stroke:var(--board-line,#d8bf8f)" '
+                f'y2="{_num(pad + lines * s)}" class="board-line" stroke="#d8bf8f" '
                 f'stroke-width="0.5"/>'
             )
     for j in range(lines):
@@ -253,7 +255,7 @@ def render_board_svg(
         if j:
             parts.append(
                 f'<line x1="{pad}" y1="{_num(pad + j * s)}" x2="{_num(pad + columns * s)}" '
-                f'y2="{_num(pad + j * s)}" style="stroke:var(--board-line,#d8bf8f)" '
+                f'y2="{_num(pad + j * s)}" class="board-line" stroke="#d8bf8f" '
                 f'stroke-width="0.5"/>'
             )
     for r in range(top, bottom + 1):
@@ -266,7 +268,7 @@ def render_board_svg(
         parts.append(
             f'<rect class="highlight" x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" '
             f'width="{_num(s - 3)}" height="{_num(s - 3)}" fill="none" '
-            f'style="stroke:var(--board-highlight,#111111)" stroke-width="3"/>'
+            f'stroke="#111111" stroke-width="3"/>'
             f'<rect x="{_num(x + 3.5)}" y="{_num(y + 3.5)}" width="{_num(s - 7)}" '
             f'height="{_num(s - 7)}" fill="none" stroke="#ffffff" stroke-width="1"/>'
         )
@@ -276,11 +278,11 @@ def render_board_svg(
         x, y = pad + (c - left) * s, pad + (r - top) * s
         cx, cy, k = x + s * 0.82, y + s * 0.18, s * 0.08
         parts.append(
-            f'<g class="mark" style="stroke:var(--board-mark,#C0141B)">'
+            f'<g class="mark" stroke="#C0141B">'
             f'<rect x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" width="{_num(s - 3)}" '
             f'height="{_num(s - 3)}" fill="none" stroke-width="2.5" stroke-dasharray="4 2"/>'
             f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(s * 0.16)}" '
-            f'style="fill:var(--board-mark,#C0141B)" stroke="#ffffff" stroke-width="1"/>'
+            f'fill="#C0141B" stroke="#ffffff" stroke-width="1"/>'
             f'<path d="M{_num(cx - k)},{_num(cy - k)}L{_num(cx + k)},{_num(cy + k)}'
             f'M{_num(cx + k)},{_num(cy - k)}L{_num(cx - k)},{_num(cy + k)}" '
             f'stroke="#ffffff" stroke-width="{_num(max(s * 0.05, 1.2))}"/></g>'

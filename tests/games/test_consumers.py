@@ -3,10 +3,12 @@ the Origin check, the session middleware and the routing take part."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games import services
@@ -25,6 +28,7 @@ from tests.games.factories import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+HOST = (b"host", b"testserver")  # what a browser sends; the Origin check compares with it
 SAME_ORIGIN = (b"origin", b"http://testserver")
 TIMEOUT = 10  # seconds: two cores shared with other test runs
 QUIET = 0.3  # how long "nothing arrives" is waited for
@@ -81,7 +85,7 @@ async def connect() -> AsyncIterator[Connect]:
         origin: tuple[bytes, bytes] | None = SAME_ORIGIN,
         expect_refusal: bool = False,
     ) -> WebsocketCommunicator:
-        headers = [origin] if origin else []
+        headers = [HOST, origin] if origin else [HOST]
         if user is not None:
             headers += await database_sync_to_async(session_headers)(user)
         communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers)
@@ -370,6 +374,58 @@ async def test_bad_frames_get_errors_and_the_connection_survives(connect, table)
     # Still connected and listened to.
     await first.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0, "id": "ok"})
     assert (await receive(first))["type"] == "ack"
+
+
+async def test_deeply_nested_frames_get_an_error_and_the_socket_stays_open(connect, table):
+    """3,000 levels closed the socket with 1011 (RecursionError); a few hundred parsed but could
+    not be echoed back as the ``id`` of the error."""
+    first, *_ = await seated(connect, table)
+    frames = [
+        "[" * 2000 + "]" * 2000,
+        '{"type": "move", "id": ' + "[" * 500 + "]" * 500 + "}",
+        '{"type": "castle", "id": ' + '{"a":' * 300 + "1" + "}" * 300 + "}",
+    ]
+    for frame in frames:
+        await first.send_to(text_data=frame)
+        error = await receive(first)
+        assert error["type"] == "error"
+        assert "nested too deeply" in error["error"], error
+    await first.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0, "id": "ok"})
+    assert (await receive(first))["type"] == "ack"
+
+
+async def test_a_move_after_the_deadline_is_refused_and_everyone_sees_the_timeout(connect, table):
+    first, second, _watcher = await seated(connect, table)
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=table.game.pk).update(
+            deadline=timezone.now() - timedelta(seconds=2)
+        )
+    )()
+
+    await first.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0, "id": "late"})
+
+    replies = [await receive(first), await receive(first)]
+    error = next(r for r in replies if r["type"] == "error")
+    state = next(r for r in replies if r["type"] == "state")
+    assert (error["id"], error["error"]) == ("late", "The time for this turn ran out.")
+    assert state["game"]["result"]["end_reason"] == "timeout"
+    assert (await receive_state(second))["game"]["status"] == "finished"
+
+
+async def test_a_socket_keeps_its_place_in_the_group_past_the_expiry(settings, connect, table):
+    """The layer drops group members after ``group_expiry`` (that clears channels a killed server
+    left behind); a live socket renews its place, so it still gets every change."""
+    layer = {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"group_expiry": 2}}
+    settings.CHANNEL_LAYERS = {"default": layer}
+    socket = await connect(table.game.pk, origin=None)
+    await receive_state(socket)
+    await asyncio.sleep(3)
+
+    await database_sync_to_async(services.game_move_make)(
+        game_id=table.game.pk, user=table.first, move=FIRST_MOVE, ply=0
+    )
+
+    assert (await receive_state(socket))["game"]["ply"] == 1
 
 
 async def test_errors_echo_the_message_id(connect, table):

@@ -2,6 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from tests.factories import PASSWORD, UserFactory
 
@@ -115,3 +116,122 @@ def test_auth_endpoints_answer_malformed_json_with_400(anon):
 
     assert response.status_code == 400
     assert "JSON" in response.json()["error"]
+
+
+# -- passwords of spaces, case-insensitive usernames, logout, token rotation ------------------
+
+
+@pytest.mark.parametrize("password", [" " * 10, "\t" * 12, " \u3000 " * 4])
+def test_register_refuses_a_password_of_only_spaces(anon, password):
+    response = anon.post(REGISTER, {"username": "blanca", "password": password}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["password"] == ["Your password cannot be only spaces."]
+    assert not get_user_model().objects.filter(username="blanca").exists()
+
+
+def test_the_register_form_refuses_a_password_of_only_spaces(client):
+    page = client.post(
+        reverse("register"), {"username": "blanca", "password1": " " * 10, "password2": " " * 10}
+    )
+
+    assert page.status_code == 200
+    assert "Your password cannot be only spaces." in page.content.decode()
+    assert not get_user_model().objects.filter(username="blanca").exists()
+
+
+def test_usernames_differing_only_in_case_cannot_both_be_stored():
+    """The database refuses it too, so two registrations racing past the form's check cannot
+    both win."""
+    from django.db import IntegrityError, transaction
+
+    get_user_model().objects.create_user(username="Ana", password=STRONG)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        get_user_model().objects.create_user(username="aNA", password=STRONG)
+
+
+def test_logout_deletes_the_token(anon, user):
+    key = anon.post(TOKEN, {"username": user.username, "password": PASSWORD}, format="json").json()[
+        "token"
+    ]
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+
+    assert anon.post(reverse("api-logout")).status_code == 204
+
+    assert not Token.objects.filter(key=key).exists()
+    assert anon.post(reverse("api-games"), {"players": 2}, format="json").status_code == 401
+    fresh = APIClient().post(
+        TOKEN, {"username": user.username, "password": PASSWORD}, format="json"
+    )
+    assert fresh.json()["token"] != key
+
+
+def test_logout_without_credentials_is_401(anon):
+    assert anon.post(reverse("api-logout")).status_code == 401
+
+
+def test_a_password_change_revokes_the_token(client, user):
+    key = Token.objects.create(user=user).key
+    client.force_login(user)
+    new = "another-siesta-secret-7"
+
+    page = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+
+    assert page.status_code == 302
+    assert not Token.objects.filter(key=key).exists()
+    scripted = APIClient()
+    scripted.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert scripted.post(reverse("api-games"), {"players": 2}, format="json").status_code == 401
+
+
+def test_signing_in_or_saving_other_fields_keeps_the_token(client, user):
+    key = Token.objects.create(user=user).key
+    assert client.login(username=user.username, password=PASSWORD)  # writes last_login
+    user.email = "new@example.com"
+    user.save()
+    user.set_password(PASSWORD)  # the same password, hashed anew: no change
+    user.save()
+    assert Token.objects.filter(key=key).exists()
+
+
+@pytest.mark.requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_registrations_racing_with_names_differing_in_case_create_one_account():
+    """Both requests pass the "name taken?" check before either inserts; the index refuses the
+    second, which gets the same 400 as a name already taken (never a 500, never two accounts)."""
+    import threading
+
+    from django.db import connection
+
+    rounds = 8
+    for number in range(rounds):
+        names = [f"Racer{number}", f"rACER{number}"]
+        start = threading.Barrier(len(names))
+        statuses: list[int] = []
+        errors: list[BaseException] = []
+
+        def register(name: str, start=start, statuses=statuses, errors=errors) -> None:
+            try:
+                start.wait(timeout=10)
+                response = APIClient().post(
+                    REGISTER, {"username": name, "password": STRONG}, format="json"
+                )
+                statuses.append(response.status_code)
+            except BaseException as exc:  # surfaced below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=register, args=(name,)) for name in names]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+
+        assert not errors
+        assert sorted(statuses) == [201, 400]
+        users = get_user_model().objects.filter(username__iexact=names[0])
+        assert users.count() == 1

@@ -360,3 +360,24 @@ def test_resign_needs_a_user(active_game, anon):
 
 def test_resign_in_an_unknown_game_is_404(alice):
     assert token_client(alice).post(url(31337, "resign")).status_code == 404
+
+
+def test_move_after_the_deadline_is_409_and_the_player_times_out(active_game, alice):
+    from django.utils import timezone
+
+    Game.objects.filter(pk=active_game.pk).update(
+        deadline=timezone.now() - timezone.timedelta(seconds=3)
+    )
+
+    response = token_client(alice).post(
+        url(active_game.pk, "moves"), {"move": OPENING, "ply": 0}, format="json"
+    )
+
+    assert response.status_code == 409
+    assert response.json()["error"] == "The time for this turn ran out."
+    after = state(active_game)
+    assert (after["status"], after["result"]["end_reason"], after["ply"]) == (
+        "finished",
+        "timeout",
+        0,
+    )

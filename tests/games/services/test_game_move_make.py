@@ -276,3 +276,68 @@ def test_the_move_that_ends_the_game_finishes_it_once(
             game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=game.ply
         )
     assert len(finished_outcomes) == 1
+
+
+# -- the turn clock is checked when a move arrives ----------------------------------------------
+
+
+def _past_deadline(game: Game, seconds: int = 2) -> None:
+    Game.objects.filter(pk=game.pk).update(
+        deadline=timezone.now() - timezone.timedelta(seconds=seconds)
+    )
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_player_times_out(
+    finished_outcomes, django_capture_on_commit_callbacks
+):
+    """Before the fix the move was accepted until the periodic sweep ran."""
+    game = make_game()
+    _past_deadline(game)
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(services.TurnTimedOut) as refused,
+    ):
+        services.game_move_make(game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=0)
+    assert refused.value.status == 409
+    game.refresh_from_db()
+    # Exactly what the sweep does: the seat is out by timeout, the other player wins.
+    assert (game.status, game.end_reason, game.winners, game.ply) == (
+        "finished",
+        "timeout",
+        [2],
+        0,
+    )
+    assert game.seats.get(seat=1).out_reason == "timeout"
+    assert not Turn.objects.filter(game=game).exists()
+    assert [o.end_reason for o in finished_outcomes] == ["timeout"]
+    # The sweep, running afterwards, finds nothing more to do.
+    assert services.game_turn_timeouts_expire() == []
+
+
+def test_with_three_players_a_late_move_puts_the_mover_out_and_play_goes_on():
+    game = make_game(players=3)
+    _past_deadline(game)
+    with pytest.raises(services.TurnTimedOut):
+        services.game_move_make(game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=0)
+    game.refresh_from_db()
+    assert game.status == "active"
+    assert game.seats.get(seat=1).out_reason == "timeout"
+
+
+def test_a_move_just_before_the_deadline_is_played():
+    game = make_game()
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timezone.timedelta(seconds=5))
+    result = services.game_move_make(
+        game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=0
+    )
+    assert result.ply == 1
+
+
+def test_a_hint_after_the_deadline_is_refused_the_same_way():
+    game = make_game()
+    _past_deadline(game)
+    with pytest.raises(services.TurnTimedOut):
+        services.game_hint(game_id=game.pk, user=seat_user(game, 1))
+    game.refresh_from_db()
+    assert (game.status, game.end_reason) == ("finished", "timeout")
+    assert not game.seats.get(seat=1).hinted

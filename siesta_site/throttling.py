@@ -1,0 +1,199 @@
+"""How often one client may call the API, sign in and register.
+
+Every limit is a fixed-window counter in the default cache (Redis when ``REDIS_URL`` is set, so
+all server processes share the counts; per process otherwise). ``cache.incr`` is atomic, so a
+burst of parallel requests cannot slip past a limit between a read and a write.
+
+Rates are DRF's ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (``"10/minute"``; None turns a scope
+off), read on every check so that a settings override applies at once. Scopes:
+
+- ``anon`` / ``user``: every API request, per client address / per signed-in user;
+- ``auth``: sign-in attempts (``POST /api/auth/token/`` and the login form, one shared count) per
+  client address;
+- ``login_failures``: failed sign-ins per username, from any address; once reached, that username
+  cannot sign in until the window ends (distributed guessing of one password);
+- ``register``: accounts created (``POST /api/auth/register/`` and the register form) per client
+  address; an attempt that is refused for its content is given back.
+
+The client address is ``REMOTE_ADDR``, or the address ``NUM_PROXIES`` trusted proxies put in
+``X-Forwarded-For`` (DRF's rule; with 0 proxies the header is ignored, so it cannot be forged).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.utils.translation import ngettext
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    seconds: int
+
+    @classmethod
+    def parse(cls, text: str | None) -> Rate | None:
+        """``"10/minute"``, ``"5/hour"``, ``"100/s"``...; None (or ``"off"``) means no limit."""
+        if text is None or text == "off":
+            return None
+        count, period = text.split("/")
+        return cls(int(count), _PERIODS[period.strip()[0]])
+
+
+class Limit:
+    """One scope's counter, per identity (an address, a user id or a username)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+
+    @property
+    def rate(self) -> Rate | None:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return Rate.parse(str(rate) if rate is not None else None)
+
+    def _window(self, rate: Rate, ident: str) -> tuple[str, float]:
+        """The cache key of the current window and the seconds until it ends."""
+        now = time.time()
+        index = int(now // rate.seconds)
+        return f"throttle:{self.scope}:{ident}:{index}", (index + 1) * rate.seconds - now
+
+    def hit(self, ident: str) -> float | None:
+        """Count one; the seconds to wait when that went over the limit, else None."""
+        rate = self.rate
+        if rate is None:
+            return None
+        key, left = self._window(rate, ident)
+        cache.add(key, 0, timeout=rate.seconds + 1)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr: a new window
+            cache.add(key, 1, timeout=rate.seconds + 1)
+            count = 1
+        return left if count > rate.count else None
+
+    def peek(self, ident: str) -> float | None:
+        """The seconds to wait when the limit is already reached, else None; counts nothing."""
+        rate = self.rate
+        if rate is None:
+            return None
+        key, left = self._window(rate, ident)
+        return left if (cache.get(key) or 0) >= rate.count else None
+
+    def give_back(self, ident: str) -> None:
+        """Undo a ``hit`` whose attempt did not count after all."""
+        rate = self.rate
+        if rate is None:
+            return
+        key, _left = self._window(rate, ident)
+        with contextlib.suppress(ValueError):
+            cache.decr(key)
+
+
+AUTH = Limit("auth")
+LOGIN_FAILURES = Limit("login_failures")
+REGISTER = Limit("register")
+
+
+def client_address(request: Any) -> str:
+    """The client's address, by DRF's rule (``NUM_PROXIES``)."""
+    return str(BaseThrottle().get_ident(request))
+
+
+def username_ident(username: Any) -> str:
+    return str(username or "").strip().casefold()[:150]
+
+
+def wait_words(seconds: float) -> str:
+    """'Try again in N minutes' words for a page."""
+    if seconds <= 90:
+        count = max(1, math.ceil(seconds))
+        return ngettext(
+            "Too many attempts. Try again in %(count)s second.",
+            "Too many attempts. Try again in %(count)s seconds.",
+            count,
+        ) % {"count": count}
+    count = math.ceil(seconds / 60)
+    return ngettext(
+        "Too many attempts. Try again in %(count)s minute.",
+        "Too many attempts. Try again in %(count)s minutes.",
+        count,
+    ) % {"count": count}
+
+
+def retry_after(seconds: float) -> str:
+    return str(max(1, math.ceil(seconds)))
+
+
+def record_login_failure(
+    sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any
+) -> None:
+    """``user_login_failed`` receiver: one more failure for that username."""
+    username = credentials.get("username")
+    if username:
+        LOGIN_FAILURES.hit(username_ident(username))
+
+
+def sign_in_wait(request: HttpRequest, username: Any) -> float | None:
+    """Count a sign-in attempt from the request's address; the seconds to wait when that address
+    or that username is over its limit, else None."""
+    return AUTH.hit(client_address(request)) or LOGIN_FAILURES.peek(username_ident(username))
+
+
+# -- DRF throttle classes ------------------------------------------------------------------------
+
+
+class _LimitThrottle(BaseThrottle):
+    limit: Limit
+
+    def ident(self, request: Any) -> str | None:
+        """Whom to count, or None to let the request through uncounted."""
+        return client_address(request)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        ident = self.ident(request)
+        self._wait = self.limit.hit(ident) if ident is not None else None
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
+
+
+class AnonThrottle(_LimitThrottle):
+    """Every API request of an anonymous client, per address."""
+
+    limit = Limit("anon")
+
+    def ident(self, request: Any) -> str | None:
+        return None if request.user and request.user.is_authenticated else client_address(request)
+
+
+class UserThrottle(_LimitThrottle):
+    """Every API request of a signed-in user, per user."""
+
+    limit = Limit("user")
+
+    def ident(self, request: Any) -> str | None:
+        user = request.user
+        return str(user.pk) if user and user.is_authenticated else None
+
+
+class AuthThrottle(_LimitThrottle):
+    """Sign-in attempts per address (shared with the login form)."""
+
+    limit = AUTH
+
+
+class RegisterThrottle(_LimitThrottle):
+    """Account creations per address (shared with the register form)."""
+
+    limit = REGISTER

@@ -1,0 +1,227 @@
+"""Throttles, with the real limits: sign-in attempts per address and failures per username (API
+token and login form share them), registrations per address (API and form), and the general
+per-client API limits. Every refusal is a 429 with Retry-After."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from siesta_site.throttling import Rate
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = reverse("api-token")
+REGISTER = reverse("api-register")
+LOGIN = reverse("login")
+REGISTER_PAGE = reverse("register")
+STRONG = "a-long-siesta-secret-9"
+
+
+def limit_of(rates: dict, scope: str) -> Rate:
+    rate = Rate.parse(rates[scope])
+    assert rate is not None, f"{scope} is throttled by default"
+    return rate
+
+
+def assert_throttled(response, *, within: int) -> None:
+    assert response.status_code == 429, response.content
+    assert 1 <= int(response["Retry-After"]) <= within
+
+
+def from_address(address: str) -> APIClient:
+    return APIClient(REMOTE_ADDR=address)
+
+
+def test_wrong_passwords_on_the_token_api_are_throttled_per_address(real_throttles):
+    user = UserFactory()
+    limit = limit_of(real_throttles, "auth")
+    client = from_address("203.0.113.5")
+    for _ in range(limit.count):
+        wrong = client.post(TOKEN, {"username": user.username, "password": "nope"}, format="json")
+        assert wrong.status_code == 400
+
+    refused = client.post(TOKEN, {"username": user.username, "password": PASSWORD}, format="json")
+
+    assert_throttled(refused, within=limit.seconds)
+    assert "throttled" in refused.json()["error"]
+    # Another address is not held back by this one.
+    other = from_address("203.0.113.6").post(
+        TOKEN, {"username": user.username, "password": PASSWORD}, format="json"
+    )
+    assert other.status_code == 200
+
+
+def test_a_forged_forwarded_for_header_does_not_escape_the_limit(real_throttles):
+    user = UserFactory()
+    limit = limit_of(real_throttles, "auth")
+    client = from_address("203.0.113.7")
+    for attempt in range(limit.count):
+        client.post(
+            TOKEN,
+            {"username": user.username, "password": "nope"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{attempt}",
+        )
+
+    refused = client.post(
+        TOKEN,
+        {"username": user.username, "password": PASSWORD},
+        format="json",
+        HTTP_X_FORWARDED_FOR="10.9.9.9",
+    )
+
+    assert_throttled(refused, within=limit.seconds)
+
+
+def test_the_login_form_is_throttled_with_the_same_count_as_the_api(client, real_throttles):
+    user = UserFactory()
+    limit = limit_of(real_throttles, "auth")
+    api = APIClient(REMOTE_ADDR="127.0.0.1")  # the test client's address too
+    half = limit.count // 2
+    for _ in range(half):
+        api.post(TOKEN, {"username": user.username, "password": "nope"}, format="json")
+    for _ in range(limit.count - half):
+        page = client.post(LOGIN, {"username": user.username, "password": "nope"})
+        assert page.status_code == 200
+
+    refused = client.post(LOGIN, {"username": user.username, "password": PASSWORD})
+
+    assert_throttled(refused, within=limit.seconds)
+    assert "Too many attempts. Try again in" in refused.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_login_form_says_it_in_the_visitors_language(client, real_throttles):
+    limit = limit_of(real_throttles, "auth")
+    for _ in range(limit.count + 1):
+        page = client.post(LOGIN, {"username": "x", "password": "nope"}, HTTP_ACCEPT_LANGUAGE="es")
+
+    assert page.status_code == 429
+    assert "Demasiados intentos" in page.content.decode()
+
+
+def test_failures_on_one_username_lock_it_from_every_address(real_throttles):
+    """Guessing one password from many addresses: after the limit, that username cannot sign in
+    (right password or not) until the window ends; other accounts can."""
+    victim, bystander = UserFactory(), UserFactory()
+    failures = limit_of(real_throttles, "login_failures")
+    for attempt in range(failures.count):
+        wrong = from_address(f"198.51.100.{attempt + 1}").post(
+            TOKEN, {"username": victim.username.upper(), "password": "guess"}, format="json"
+        )
+        assert wrong.status_code == 400
+
+    locked = from_address("192.0.2.1").post(
+        TOKEN, {"username": victim.username, "password": PASSWORD}, format="json"
+    )
+    form = APIClient(REMOTE_ADDR="192.0.2.2").post(
+        LOGIN, {"username": victim.username, "password": PASSWORD}
+    )
+    fine = from_address("192.0.2.3").post(
+        TOKEN, {"username": bystander.username, "password": PASSWORD}, format="json"
+    )
+
+    assert_throttled(locked, within=failures.seconds)
+    assert_throttled(form, within=failures.seconds)
+    assert fine.status_code == 200
+
+
+def test_registrations_are_throttled_per_address(real_throttles):
+    limit = limit_of(real_throttles, "register")
+    client = from_address("203.0.113.20")
+    # Refused attempts (a weak password) do not count: only accounts created do.
+    for _ in range(3):
+        weak = client.post(REGISTER, {"username": "weakling", "password": "123"}, format="json")
+        assert weak.status_code == 400
+    for number in range(limit.count):
+        created = client.post(
+            REGISTER, {"username": f"farm{number}", "password": STRONG}, format="json"
+        )
+        assert created.status_code == 201
+
+    refused = client.post(REGISTER, {"username": "farm-extra", "password": STRONG}, format="json")
+
+    assert_throttled(refused, within=limit.seconds)
+    assert not get_user_model().objects.filter(username="farm-extra").exists()
+    elsewhere = from_address("203.0.113.21").post(
+        REGISTER, {"username": "farm-extra", "password": STRONG}, format="json"
+    )
+    assert elsewhere.status_code == 201
+
+
+def test_the_register_form_shares_the_limit(client, real_throttles):
+    limit = limit_of(real_throttles, "register")
+    api = APIClient(REMOTE_ADDR="127.0.0.1")
+    for number in range(limit.count):
+        api.post(REGISTER, {"username": f"api{number}", "password": STRONG}, format="json")
+
+    page = client.post(
+        REGISTER_PAGE, {"username": "formuser", "password1": STRONG, "password2": STRONG}
+    )
+
+    assert_throttled(page, within=limit.seconds)
+    assert "Too many attempts. Try again in" in page.content.decode()
+    assert not get_user_model().objects.filter(username="formuser").exists()
+
+
+def test_api_requests_are_throttled_per_client(settings, real_throttles):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**real_throttles, "anon": "3/minute", "user": "4/minute"},
+    }
+    anon = from_address("203.0.113.30")
+    for _ in range(3):
+        assert anon.get(reverse("api-games")).status_code == 200
+    assert_throttled(anon.get(reverse("api-games")), within=60)
+    assert_throttled(anon.get(reverse("api-ratings-leaderboard")), within=60)
+
+    signed_in = from_address("203.0.113.30")  # the same address, but counted as its user
+    signed_in.force_authenticate(UserFactory())
+    for _ in range(4):
+        assert signed_in.get(reverse("api-games")).status_code == 200
+    refused = signed_in.get(reverse("api-games"))
+    assert_throttled(refused, within=60)
+    assert refused.json()["error"]
+
+
+@pytest.mark.requires_redis
+def test_counts_live_in_redis_shared_by_every_server_process(settings, real_throttles):
+    """With REDIS_URL the counts are in Redis (keys of this test's own prefix), so a second
+    server process sees what the first counted."""
+    import uuid
+
+    from django.core.cache import caches
+
+    from siesta_site.throttling import AUTH
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": django_settings.REDIS_URL,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
+    limit = limit_of(real_throttles, "auth")
+    for _ in range(limit.count):
+        assert AUTH.hit("198.51.100.99") is None
+    other_process = caches.create_connection("default")  # its own connections to Redis
+    key, _left = AUTH._window(limit, "198.51.100.99")
+    assert other_process.get(key) == limit.count
+    assert AUTH.hit("198.51.100.99") is not None
+
+
+def test_the_admin_login_shares_the_limit(client, real_throttles):
+    limit = limit_of(real_throttles, "auth")
+    for _ in range(limit.count):
+        page = client.post("/admin/login/", {"username": "root", "password": "nope"})
+        assert page.status_code == 200
+
+    refused = client.post("/admin/login/", {"username": "root", "password": "nope"})
+
+    assert_throttled(refused, within=limit.seconds)
+    assert "Too many attempts" in refused.content.decode()
