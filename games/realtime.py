@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
 
 
 def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
 
-def broadcast_game_state(game_id: int, state: dict[str, Any]) -> None:
+def broadcast_game_state(game_id: int, state: dict[str, Any]) -> bool:
     """Send a game state to everyone watching the game. The event carries the whole state, so the
-    consumers' handlers never query."""
+    consumers' handlers never query.
+
+    Called after the commit: when the channel layer fails (Redis down) the change is made all the
+    same, so this logs and returns False; watchers catch up with ``sync`` (the version tells them
+    what they missed)."""
     layer = get_channel_layer()
     if layer is None:
-        return
-    async_to_sync(layer.group_send)(
-        game_group(game_id),
-        {"type": "game.state", "game": state, "version": state["version"]},
-    )
+        return False
+    try:
+        async_to_sync(layer.group_send)(
+            game_group(game_id),
+            {"type": "game.state", "game": state, "version": state["version"]},
+        )
+    except Exception:
+        logger.warning(
+            "could not broadcast game %s version %s", game_id, state["version"], exc_info=True
+        )
+        return False
+    return True
