@@ -18,6 +18,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -195,7 +196,17 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
             # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # After Redis restarts, pooled connections are dead: retry a command once on a
+            # fresh connection rather than failing the first request of each.
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ]
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -48,7 +48,8 @@ class Table:
         status, game = self.rest.request(
             "POST", f"/api/games/{self.game_id}/join/", token=tokens[1]
         )
-        assert status == 200 and game["status"] == "active", game
+        assert status == 200, game
+        assert game["status"] == "active", game
         self.position = Position(players=2)
         self.sockets = {
             seat: [Socket(port, self.game_id, tokens[seat - 1]) for _ in range(sockets)]
@@ -99,7 +100,8 @@ def race(port: int, tokens: list[str], *, submissions: int, rounds: int) -> Race
                     assert outcome.answer == 409, outcome  # a stale ply: never a 5xx
                     report.refusals["rest 409"] += 1
                 else:
-                    assert outcome.answer["type"] == "error" and "ply" in outcome.answer, outcome
+                    assert outcome.answer["type"] == "error", outcome
+                    assert "ply" in outcome.answer, outcome  # a stale ply
                     report.refusals["ws stale ply"] += 1
             table.position.play(applied[0].move)
             state = table.rest.get(f"/api/games/{table.game_id}/")

@@ -19,8 +19,12 @@ SERVER_ERROR = re.compile(r'" 5\d\d ')
 """A 5xx in Daphne's access log."""
 
 
-def assert_clean(log: str) -> None:
+def assert_no_server_error(log: str) -> None:
     assert not SERVER_ERROR.search(log), log[-5000:]
+
+
+def assert_clean(log: str) -> None:
+    assert_no_server_error(log)
     assert "Traceback" not in log, log[-5000:]
 
 
@@ -52,7 +56,8 @@ from django.core.management import call_command
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 call_command("migrate", verbosity=0)
-users = [get_user_model().objects.create_user(f"racer{i}", password="racing-pass-1") for i in (1, 2)]
+User = get_user_model()
+users = [User.objects.create_user(f"racer{i}", password="racing-pass-1") for i in (1, 2)]
 print(json.dumps([Token.objects.create(user=user).key for user in users]))
 """
 
