@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test lint fmt typecheck worker beat messages
+.PHONY: venv run test lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages
 
 venv: $(VENV)/.installed
 
@@ -32,8 +32,19 @@ fmt: venv
 typecheck: venv
 	$(BIN)/mypy siesta_site games ratings tournaments tests
 
+# One worker per queue (README, Reliability), so that bots, analyses and periodic work never wait
+# for each other: `make worker` runs the three at once (Ctrl-C stops them all).
 worker: venv
-	$(BIN)/celery -A siesta_site worker -l info
+	$(MAKE) -j3 worker-bots worker-analyses worker-periodic
+
+worker-bots: venv
+	$(BIN)/celery -A siesta_site worker -Q bots -n bots@%h -c 2 -l info
+
+worker-analyses: venv
+	$(BIN)/celery -A siesta_site worker -Q analyses -n analyses@%h -c 1 -l info
+
+worker-periodic: venv
+	$(BIN)/celery -A siesta_site worker -Q periodic,celery -n periodic@%h -c 1 -l info
 
 beat: venv
 	$(BIN)/celery -A siesta_site beat -l info

@@ -7,6 +7,14 @@ events carry the whole state, so their handler never queries.
 
 Every refusal, from a malformed frame to an illegal move, is an ``error`` message to the sender
 alone; the connection stays open.
+
+Abuse (README, Reliability): each connection may send ``SIESTA_WS_MESSAGE_RATE`` messages a
+second (bursts of ``SIESTA_WS_MESSAGE_BURST``); a message over the limit is dropped with an
+``error``, and a connection that goes on sending (``SIESTA_WS_MAX_DROPPED`` dropped in a row) is
+closed with 4429. One client address may hold ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` connections to
+this process; more are closed with 4429 after an ``error``. A ``sync`` is answered with the whole
+state at most once per version; a repeat at the same version gets
+``{"type": "sync", "version": v}``.
 """
 
 from __future__ import annotations
@@ -15,10 +23,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
+from collections import Counter
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 from django.utils import translation
@@ -36,6 +47,8 @@ MAX_MESSAGE_BYTES = 4096
 """Frames larger than this are refused: a move message is well under 200 bytes."""
 
 CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TOO_MANY = 4429
+"""Too many messages on this connection, or too many connections from this address."""
 
 Message = dict[str, Any]
 
@@ -48,6 +61,29 @@ class MessageError(Exception):
         self.message = message
 
 
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; each message takes one."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+_connections_per_address: Counter[str] = Counter()
+"""Open connections of this process by client address (one event loop: no lock needed)."""
+
+
 # -- reads and checks run in a worker thread ----------------------------------------------------
 
 
@@ -56,6 +92,11 @@ def _current_state(game_id: int) -> dict[str, Any] | None:
         return game_state(game_get(game_id))
     except Game.DoesNotExist:
         return None
+
+
+def _current_version(game_id: int) -> int | None:
+    version: int | None = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    return version
 
 
 def _user_for_token(key: str) -> AbstractBaseUser | None:
@@ -98,9 +139,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.user = user if user is not None and user.is_authenticated else None
         self.language = _language_of(self.scope)
         self.version = -1
+        self.synced_version = -1
         self.joined = False
         self.auth_allowed = True
+        self.bucket = TokenBucket(settings.SIESTA_WS_MESSAGE_RATE, settings.SIESTA_WS_MESSAGE_BURST)
+        self.dropped = 0
+        self.address: str | None = None
         await self.accept()
+        if not self._count_connection():
+            with translation.override(self.language):
+                await self._send_error(
+                    _("Too many connections from your address: close some and try again.")
+                )
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         if self.game_id is not None:
             # Join before reading, so that no change between the read and the join is missed.
             await self.channel_layer.group_add(realtime.game_group(self.game_id), self.channel_name)
@@ -126,6 +178,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             membership.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await membership
+        if self.address is not None:
+            _connections_per_address[self.address] -= 1
+            if _connections_per_address[self.address] <= 0:
+                del _connections_per_address[self.address]
+            self.address = None
         if self.joined and self.game_id is not None:
             await self.channel_layer.group_discard(
                 realtime.game_group(self.game_id), self.channel_name
@@ -138,6 +195,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if not self.joined:
             return  # a frame that raced the 4404 close of an unknown game
         with translation.override(self.language):
+            if not self.bucket.take():
+                await self._drop_message()
+                return
+            self.dropped = 0
             size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
             if size > MAX_MESSAGE_BYTES:
                 await self._send_error(
@@ -190,9 +251,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "auth", "username": user.get_username()})
 
     async def _on_sync(self, content: Message) -> None:
+        """The whole state, once per version: a repeat at a version already sent in answer to a
+        ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap)."""
+        version = await database_sync_to_async(_current_version)(self._game_id)
+        if version is not None and version == self.synced_version:
+            await self.send_json({"type": "sync", "version": version})
+            return
         state = await database_sync_to_async(_current_state)(self._game_id)
         if state is None:
             raise services.NotFound(_("There is no game %(id)s.") % {"id": self._game_id})
+        self.synced_version = state["version"]
         await self._send_state(state, state["version"], force=True)
 
     async def _on_move(self, content: Message) -> None:
@@ -262,6 +330,28 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self._send_state(event["game"], event["version"])
 
     # -- helpers ----------------------------------------------------------------------------------
+
+    def _count_connection(self) -> bool:
+        """Count this connection against its address; False when the address has too many."""
+        client = self.scope.get("client")
+        address = str(client[0]) if client else ""
+        if _connections_per_address[address] >= settings.SIESTA_WS_CONNECTIONS_PER_ADDRESS:
+            return False
+        _connections_per_address[address] += 1
+        self.address = address
+        return True
+
+    async def _drop_message(self) -> None:
+        """A message over the rate limit: refused with an error; closed if the client goes on."""
+        self.dropped += 1
+        if self.dropped >= settings.SIESTA_WS_MAX_DROPPED:
+            await self._send_error(_("Too many messages: this connection is closed."))
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        await self._send_error(
+            _("Too many messages: at most %(rate)s a second. This one was ignored.")
+            % {"rate": settings.SIESTA_WS_MESSAGE_RATE}
+        )
 
     @property
     def _game_id(self) -> int:

@@ -25,6 +25,7 @@ class Game(models.Model):
         OPEN = "open", _("open")
         ACTIVE = "active", _("active")
         FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
 
     class Mode(models.TextChoices):
         FFA = "ffa", _("free-for-all")
@@ -41,6 +42,8 @@ class Game(models.Model):
         NO_SCORING_MOVE = "no_scoring_move", _("the player to move had no scoring turn")
         RESIGNED = "resigned", _("resignation")
         TIMEOUT = "timeout", _("time ran out")
+        CANCELLED = "cancelled", _("cancelled by its creator")
+        EXPIRED = "expired", _("nobody joined in time")
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     players = models.PositiveSmallIntegerField(

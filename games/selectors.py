@@ -58,7 +58,7 @@ def game_state(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any
     seats = list(seats) if seats is not None else game_seats(game)
     turns = list(game.turns.all())
     result = None
-    if game.status == Game.Status.FINISHED:
+    if game.status in (Game.Status.FINISHED, Game.Status.CANCELLED):
         result = {
             "end_reason": game.end_reason,
             "winners": list(game.winners),

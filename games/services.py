@@ -9,16 +9,18 @@ constraint stands behind the ply check.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
@@ -73,6 +75,8 @@ class StalePly(Conflict):
 
 class TurnTimedOut(Conflict):
     """The move arrived after the turn's deadline: the seat to move has timed out."""
+class LimitReached(Conflict):
+    """A per-user limit (open games, games with bots) is reached: finish or cancel one first."""
 
 
 @dataclass(frozen=True)
@@ -110,12 +114,28 @@ def _seat_of(seats: Sequence[Seat], user: AbstractBaseUser | None) -> Seat | Non
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
+def _after_commit(func: Callable[..., Any], *args: Any) -> None:
+    """Run ``func(*args)`` once the transaction commits, isolated from the other hooks.
+
+    After the commit the change is made: a hook that fails (Redis down for a broadcast or an
+    enqueue) is logged and the hooks after it still run (``robust``), and the request that made the
+    change still succeeds. Clients learn the state by ``sync`` or the version; tasks that could not
+    be enqueued are picked up by the periodic sweeps (``games.tasks``)."""
+
+    def hook() -> None:
+        func(*args)
+
+    # Django's log line for a failed robust hook names it by __qualname__ (a partial has none).
+    hook.__qualname__ = f"{func.__qualname__}{args!r}"
+    transaction.on_commit(hook, robust=True)
+
+
 def _publish(game: Game, seats: Sequence[Seat]) -> None:
     """Bump the version, save, and push the new state to watchers once the transaction commits."""
     game.version += 1
     game.save()
     state = game_state(game, seats)
-    transaction.on_commit(partial(realtime.broadcast_game_state, game.pk, state))
+    _after_commit(realtime.broadcast_game_state, game.pk, state)
 
 
 def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
@@ -131,7 +151,7 @@ def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
     if game.status == Game.Status.ACTIVE and seat is not None and seat.played_by_bot:
         from games.tasks import enqueue_bot_move
 
-        transaction.on_commit(partial(enqueue_bot_move, game.pk, game.ply))
+        _after_commit(enqueue_bot_move, game.pk, game.ply)
 
 
 def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
@@ -146,7 +166,7 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game_finished.send(sender=Game, outcome=finished_game(game))
     from games.tasks import enqueue_analysis
 
-    transaction.on_commit(partial(enqueue_analysis, game.pk))
+    _after_commit(enqueue_analysis, game.pk)
 
 
 def _start(game: Game, seats: Sequence[Seat]) -> None:
@@ -161,6 +181,53 @@ def _start(game: Game, seats: Sequence[Seat]) -> None:
     game.to_move = 1
     game.deadline = _deadline_for(game, seats)
     _schedule_bot(game, seats)
+
+
+# -- per-user limits ---------------------------------------------------------------------------
+
+
+def _lock_user(user: AbstractBaseUser) -> None:
+    """Serialise one user's game creations and joins, so that two at once cannot both pass a
+    limit (SQLite's immediate transactions serialise them anyway)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+
+
+def _check_open_games_limit(user: AbstractBaseUser) -> None:
+    limit: int = settings.SIESTA_MAX_OPEN_GAMES
+    if Game.objects.filter(status=Game.Status.OPEN, created_by=user.pk).count() >= limit:
+        raise LimitReached(
+            ngettext(
+                "You already have %(count)s open game waiting for players: "
+                "cancel it or wait until it starts.",
+                "You already have %(count)s open games waiting for players: "
+                "cancel one or wait until one starts.",
+                limit,
+            )
+            % {"count": limit}
+        )
+
+
+def _check_bot_games_limit(user: AbstractBaseUser) -> None:
+    limit: int = settings.SIESTA_MAX_BOT_GAMES
+    playing = (
+        Game.objects.filter(
+            status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
+            seats__user=user.pk,
+            seats__out_reason="",  # a player who resigned a game with bots is done with it
+        )
+        .filter(pk__in=Seat.objects.exclude(bot_level="").values("game"))
+        .distinct()
+        .count()
+    )
+    if playing >= limit:
+        raise LimitReached(
+            ngettext(
+                "You are already playing %(count)s game with bots: finish it first.",
+                "You are already playing %(count)s games with bots: finish one first.",
+                limit,
+            )
+            % {"count": limit}
+        )
 
 
 # -- lobby ---------------------------------------------------------------------------------------
@@ -198,6 +265,11 @@ def game_create(
             )
         bot_seats[bot.seat] = bot.level
     with transaction.atomic():
+        _lock_user(user)
+        if bot_seats:
+            _check_bot_games_limit(user)
+        if len(bot_seats) < players - 1:  # the game waits for people: it is an open game
+            _check_open_games_limit(user)
         game = Game.objects.create(
             players=players,
             mode=mode,
@@ -232,6 +304,9 @@ def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
         free = next((s for s in seats if not s.is_filled), None)
         if free is None:
             raise Conflict(_("This game is full."))
+        if any(s.is_bot for s in seats):
+            _lock_user(user)
+            _check_bot_games_limit(user)
         free.user = user
         free.save(update_fields=["user"])
         if all(s.is_filled for s in seats):
@@ -270,6 +345,44 @@ def game_create_seated(
         _start(game, seats)
         _publish(game, seats)
     return game
+
+
+def _cancel(game: Game, seats: Sequence[Seat], reason: str) -> None:
+    """An open game ends before it starts: nobody plays, nothing is rated or analysed."""
+    game.status = Game.Status.CANCELLED
+    game.end_reason = reason
+    game.finished_at = _now()
+    game.deadline = None
+    _publish(game, seats)
+
+
+def game_cancel(*, game_id: int, user: AbstractBaseUser) -> Game:
+    """The creator withdraws an open game: it leaves the lobby, and whoever joined is told."""
+    with transaction.atomic():
+        game, seats = _lock(game_id)
+        if game.created_by_id != user.pk:
+            raise NotAllowed(_("Only the player who opened this game can cancel it."))
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("Only a game still waiting for players can be cancelled."))
+        _cancel(game, seats, Game.EndReason.CANCELLED)
+    return game
+
+
+def game_open_expire(*, now: datetime | None = None) -> list[int]:
+    """Cancel the open games nobody completed within ``SIESTA_OPEN_GAME_MINUTES`` (run by a
+    periodic task). Returns their ids."""
+    now = now or _now()
+    cutoff = now - timedelta(minutes=settings.SIESTA_OPEN_GAME_MINUTES)
+    expired = []
+    candidates = Game.objects.filter(status=Game.Status.OPEN, created_at__lt=cutoff)
+    for game_id in candidates.values_list("pk", flat=True):
+        with transaction.atomic():
+            game, seats = _lock(game_id)
+            if game.status != Game.Status.OPEN:  # it started (or was cancelled) meanwhile
+                continue
+            _cancel(game, seats, Game.EndReason.EXPIRED)
+            expired.append(game_id)
+    return expired
 
 
 # -- playing -----------------------------------------------------------------------------------
@@ -525,6 +638,7 @@ __all__ = [
     "GameServiceError",
     "InvalidInput",
     "InvalidMove",
+    "LimitReached",
     "MoveResult",
     "NotAllowed",
     "NotFound",
@@ -532,11 +646,13 @@ __all__ = [
     "TurnTimedOut",
     "bot_turns_waiting",
     "game_bot_move_make",
+    "game_cancel",
     "game_create",
     "game_create_seated",
     "game_hint",
     "game_join",
     "game_move_make",
+    "game_open_expire",
     "game_resign",
     "game_turn_preview",
     "game_turn_timeouts_expire",

@@ -9,6 +9,14 @@ Two ways to run them:
   never blocks the server (``SIESTA_TASKS_IN_THREADS``), and a daemon thread runs the beat schedule
   (``SIESTA_INPROCESS_BEAT``), started by the first request the server answers. Tests turn both
   off and run tasks synchronously.
+
+Queues (``siesta_site.celery.queue_for``): bot turns, analyses and periodic work each have their
+own, so that one account's hard bots or a burst of analyses never hold up another's bot reply or
+the clocks. The in-process runner keeps the same separation with one thread pool per queue.
+
+Enqueuing happens after a commit and never fails the request that committed: a task that could not
+be sent (broker down) is logged, and the periodic sweeps below send it again (bot turns still
+waiting, finished games without analysis).
 """
 
 from __future__ import annotations
@@ -80,6 +88,14 @@ def expire_turns() -> list[int]:
 
 
 @shared_task  # type: ignore[untyped-decorator]
+def expire_open_games() -> list[int]:
+    """Periodic: open games nobody joined for ``SIESTA_OPEN_GAME_MINUTES`` are cancelled."""
+    from games import services
+
+    return services.game_open_expire()
+
+
+@shared_task  # type: ignore[untyped-decorator]
 def requeue_bot_turns() -> int:
     """Periodic: re-enqueue bot turns still waiting, so a lost task never stalls a game."""
     from games import services
@@ -127,27 +143,42 @@ def tasks_in_threads() -> bool:
     return bool(app.conf.task_always_eager and getattr(settings, "SIESTA_TASKS_IN_THREADS", False))
 
 
+POOL_THREADS = {"bots": 2}
+"""Threads per queue for the in-process runner; one for any other queue."""
+
 _executors: dict[str, ThreadPoolExecutor] = {}
 _executor_lock = threading.Lock()
 _in_flight: set[tuple[str, tuple[Any, ...]]] = set()
 
 
-def _dispatch(task: Any, *args: Any) -> None:
+def _dispatch(task: Any, *args: Any) -> bool:
+    """Send ``task(*args)`` to its queue (or run it, see above). Returns whether it was sent; a
+    broker that cannot take it is logged, not raised (the sweeps send it again)."""
+    from siesta_site.celery import app, queue_for
+
     if not tasks_in_threads():
-        task.delay(*args)
-        return
+        if app.conf.task_always_eager:  # tests: run now, and let a failure fail the test
+            task.delay(*args)
+            return True
+        try:
+            task.delay(*args)
+        except Exception:
+            logger.warning("could not enqueue %s%r; a periodic sweep will", task.name, args)
+            return False
+        return True
     key = (task.name, args)
-    # Bot turns have threads of their own, so that analyses (seconds each) never hold them up.
-    pool = "bots" if task.name == bot_move.name else "other"
+    # A pool per queue, as the workers have: analyses (seconds each) never hold up bot turns.
+    pool = queue_for(task.name)
     with _executor_lock:
         if key in _in_flight:  # the same job is already queued or running here
-            return
+            return True
         _in_flight.add(key)
         if pool not in _executors:
             _executors[pool] = ThreadPoolExecutor(
-                max_workers=2 if pool == "bots" else 1, thread_name_prefix=f"siesta-{pool}"
+                max_workers=POOL_THREADS.get(pool, 1), thread_name_prefix=f"siesta-{pool}"
             )
         _executors[pool].submit(_run_in_thread, key, task, args)
+    return True
 
 
 def _run_in_thread(key: tuple[str, tuple[Any, ...]], task: Any, args: tuple[Any, ...]) -> None:

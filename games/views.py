@@ -173,6 +173,21 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("game", game_id=game_id)
 
 
+@login_required
+@require_POST
+def game_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The lobby's Cancel button: the creator withdraws an open game."""
+    try:
+        services.game_cancel(game_id=game_id, user=request.user)
+    except services.NotFound as exc:
+        raise Http404(exc.message) from None
+    except services.GameServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Game %(id)s is cancelled.") % {"id": game_id})
+    return redirect("lobby")
+
+
 # -- game and replay ---------------------------------------------------------------------------
 
 
@@ -343,6 +358,7 @@ def client_strings() -> dict[str, Any]:
             "your_turn": _("Your turn: choose a piece and click an empty cell."),
             "their_turn": _("%(name)s is to move."),
             "finished": _("The game is over."),
+            "cancelled": _("This game was cancelled."),
         },
         "need": {
             "3": _("Place three pieces."),

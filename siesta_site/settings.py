@@ -22,6 +22,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -109,6 +110,18 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default must hold the same races as PostgreSQL. SQLite has no row locks
+    # (select_for_update is a no-op), so every transaction takes the write lock when it begins
+    # (IMMEDIATE) and serialises like a locked game row; others wait for it up to the busy
+    # timeout rather than failing with "database is locked"; WAL lets reads go on meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env.int("SIESTA_SQLITE_TIMEOUT", default=20),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -234,8 +247,16 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
             # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
+            # After Redis restarts, pooled connections are dead: retry a command once on a
+            # fresh connection rather than failing the first request of each.
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ],
                 # A server killed without closing its sockets leaves their channels in the game
                 # groups; they drop out after this long. Live sockets renew their place every
                 # third of it (games.consumers), so a long game never loses a watcher.
@@ -267,11 +288,48 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
     "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},
     "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 5.0},
+    "expire-open-games": {"task": "games.tasks.expire_open_games", "schedule": 60.0},
 }
+# Separate queues, so that no kind of work holds up another (README, Reliability): bot turns
+# (short, latency matters), analyses (seconds each) and periodic work; anything else goes to the
+# default queue "celery". Workers: `make worker` (all queues) or one per queue (README).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = ("siesta_site.celery.route_task",)
+SIESTA_TASK_QUEUES = {
+    "games.tasks.bot_move": "bots",
+    "games.tasks.analyse_game": "analyses",
+    "games.tasks.expire_turns": "periodic",
+    "games.tasks.requeue_bot_turns": "periodic",
+    "games.tasks.requeue_analyses": "periodic",
+    "games.tasks.expire_open_games": "periodic",
+}
+# A broker that is down must not hold up the request that enqueues after its commit for long:
+# a few quick retries, then the enqueue is logged as lost and the periodic sweeps send it again.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 # Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
 # in background threads and the beat schedule above in a daemon thread (games/tasks.py).
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
+
+# Fair use of shared resources (README, Reliability): per user, at most this many open games
+# waiting for players and this many unfinished games with bots; open games nobody completed within
+# SIESTA_OPEN_GAME_MINUTES are cancelled by the periodic sweep.
+SIESTA_MAX_OPEN_GAMES = env.int("SIESTA_MAX_OPEN_GAMES", default=3)
+SIESTA_MAX_BOT_GAMES = env.int("SIESTA_MAX_BOT_GAMES", default=3)
+SIESTA_OPEN_GAME_MINUTES = env.int("SIESTA_OPEN_GAME_MINUTES", default=60)
+# WebSocket abuse (games/consumers.py): messages a second per connection and the burst allowed,
+# messages dropped in a row before the connection is closed (4429), and connections per client
+# address in one process (behind a proxy, serve with daphne --proxy-headers so it is the client's).
+SIESTA_WS_MESSAGE_RATE = env.float("SIESTA_WS_MESSAGE_RATE", default=10.0)
+SIESTA_WS_MESSAGE_BURST = env.int("SIESTA_WS_MESSAGE_BURST", default=30)
+SIESTA_WS_MAX_DROPPED = env.int("SIESTA_WS_MAX_DROPPED", default=30)
+SIESTA_WS_CONNECTIONS_PER_ADDRESS = env.int("SIESTA_WS_CONNECTIONS_PER_ADDRESS", default=50)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True

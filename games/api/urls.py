@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/cancel/", views.GameCancelApi.as_view(), name="api-game-cancel"),
     path("games/<int:game_id>/moves/", views.GameMoveApi.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/hint/", views.GameHintApi.as_view(), name="api-game-hint"),
     path("games/<int:game_id>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),

@@ -154,6 +154,29 @@ class GameJoinApi(SiestaApi):
         return Response(_game_state(game_id))
 
 
+class GameCancelApi(SiestaApi):
+    @extend_schema(
+        tags=["games"],
+        summary="Cancel an open game (its creator)",
+        description="The game leaves the lobby with status 'cancelled' (result.end_reason "
+        "'cancelled'); watchers get the new state. Open games nobody completes in time are "
+        "cancelled the same way with end_reason 'expired'.",
+        request=None,
+        responses={
+            200: GameSerializer,
+            **_errors(
+                e401=NEEDS_USER["e401"],
+                e403="The caller did not open the game, or a session sent no CSRF token.",
+                e409="The game has already started or ended.",
+                **NO_GAME,
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_cancel(game_id=game_id, user=signed_in_user(request))
+        return Response(_game_state(game_id))
+
+
 class GameMoveApi(SiestaApi):
     @extend_schema_serializer(component_name="MoveInput")
     class InputSerializer(serializers.Serializer[Any]):

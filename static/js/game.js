@@ -362,6 +362,7 @@
   function statusText() {
     if (state.status === "open") return strings.status.open;
     if (state.status === "finished") return strings.status.finished;
+    if (state.status === "cancelled") return strings.status.cancelled;
     if (isMyTurn()) return strings.status.your_turn;
     const seat = state.seats.find((s) => s.seat === state.to_move);
     return seat ? S.format(strings.status.their_turn, { name: S.seatName(seat, strings) }) : "";

@@ -234,6 +234,53 @@ def test_without_a_broker_the_first_request_starts_the_periodic_tasks(settings, 
     assert Seat.objects.get(game=game, seat=1).out_reason == Seat.OutReason.TIMEOUT
 
 
+def test_bot_turns_analyses_and_periodic_work_have_queues_of_their_own(settings):
+    from siesta_site.celery import app, route_task
+
+    def queue(name: str) -> str:
+        return route_task(name, (), {}, {})["queue"]
+
+    assert queue(tasks.bot_move.name) == "bots"
+    assert queue(tasks.analyse_game.name) == "analyses"
+    periodic = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert periodic >= {"games.tasks.expire_turns", "games.tasks.expire_open_games"}
+    assert {queue(name) for name in periodic} == {"periodic"}
+    assert queue("some.other.task") == app.conf.task_default_queue == "celery"
+    # Celery itself routes by it.
+    assert app.amqp.router.route({}, tasks.bot_move.name)["queue"].name == "bots"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_each_queue_has_its_own_threads(settings):
+    settings.SIESTA_TASKS_IN_THREADS = True
+    ran: dict[str, str] = {}
+    originals = {task: task.run for task in (tasks.bot_move, tasks.analyse_game)}
+    release = threading.Event()
+
+    def slow_analysis(game_id: int) -> bool:
+        ran["analyses"] = threading.current_thread().name
+        release.wait(30)  # an analysis that takes long...
+        return False
+
+    def bot(game_id: int, ply: int) -> bool:
+        ran["bots"] = threading.current_thread().name
+        return False
+
+    tasks.analyse_game.run = slow_analysis
+    tasks.bot_move.run = bot
+    try:
+        tasks.enqueue_analysis(1)
+        assert _wait_for(lambda: "analyses" in ran)
+        tasks.enqueue_bot_move(1, 0)  # ...does not hold up a bot turn
+        assert _wait_for(lambda: "bots" in ran, timeout=5)
+    finally:
+        release.set()
+        for task, run in originals.items():
+            task.run = run
+    assert ran["analyses"].startswith("siesta-analyses")
+    assert ran["bots"].startswith("siesta-bots")
+
+
 def test_tests_run_tasks_synchronously():
     assert not tasks.tasks_in_threads()
     assert tasks.start_inprocess_beat() is None
@@ -245,6 +292,7 @@ def lost_tasks(settings):
     from siesta_site.celery import app
 
     queue = f"siesta-test-lost-{uuid.uuid4().hex[:12]}"
+    settings.SIESTA_TASK_QUEUES = {}  # every task to that queue, bot turns and analyses too
     previous = (app.conf.task_always_eager, app.conf.task_default_queue)
     app.conf.task_always_eager = False
     app.conf.task_default_queue = queue

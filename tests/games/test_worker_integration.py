@@ -46,11 +46,17 @@ def _wait_for(condition, timeout: float) -> bool:
 
 
 @pytest.fixture
-def worker_queue():
-    """A real worker consuming a fresh queue; this process sends its tasks there."""
+def worker_queue(settings):
+    """A real worker consuming fresh queues; this process sends its tasks there (bot turns and
+    analyses on queues of their own, as ``SIESTA_TASK_QUEUES`` routes them)."""
     from siesta_site.celery import app
 
     queue = f"siesta-test-{uuid.uuid4().hex[:12]}"
+    settings.SIESTA_TASK_QUEUES = {
+        "games.tasks.bot_move": f"{queue}-bots",
+        "games.tasks.analyse_game": f"{queue}-analyses",
+    }
+    queues = [queue, *settings.SIESTA_TASK_QUEUES.values()]
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(django_settings.DATABASES["default"]),
@@ -67,7 +73,7 @@ def worker_queue():
         "worker",
         "--pool=solo",
         "--queues",
-        queue,
+        ",".join(queues),
         "--without-mingle",
         "--without-gossip",
         "--loglevel",
@@ -89,7 +95,7 @@ def worker_queue():
         except subprocess.TimeoutExpired:
             worker.kill()
             output, _ = worker.communicate()
-        redis.Redis.from_url(django_settings.REDIS_URL).delete(queue)
+        redis.Redis.from_url(django_settings.REDIS_URL).delete(*queues)
         if os.environ.get("SIESTA_SHOW_WORKER_LOG"):
             print(output)
 
