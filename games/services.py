@@ -8,6 +8,7 @@ constraint stands behind the ply check.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -84,12 +85,61 @@ def _now() -> datetime:
     return timezone.now()
 
 
+_SAVED = "_siesta_saved"
+
+
+def _remember(obj: Game | Seat) -> None:
+    """Note the row's values as loaded, so that ``_save_changed`` writes only what changed."""
+    obj.__dict__[_SAVED] = {
+        f.attname: copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields
+    }
+
+
+def _save_changed(obj: Game | Seat) -> None:
+    """Save the fields changed since ``_remember`` (all of them for a row never remembered): a move
+    writes a few columns, never every column of the game."""
+    saved = obj.__dict__.get(_SAVED)
+    if saved is None:
+        obj.save()
+    else:
+        changed = _changed_fields(obj)
+        if not changed:
+            return
+        obj.save(update_fields=changed)
+    _remember(obj)
+
+
+def _changed_fields(obj: Game | Seat) -> list[str]:
+    saved = obj.__dict__.get(_SAVED)
+    if saved is None:
+        return [f.attname for f in obj._meta.concrete_fields]
+    return [name for name, value in saved.items() if getattr(obj, name) != value]
+
+
 def _lock(game_id: int) -> tuple[Game, list[Seat]]:
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
-    seats = list(Seat.objects.select_related("user").filter(game=game).order_by("seat"))
+    """The game row, locked until the transaction ends, and its seats (with their users).
+
+    One query: the seats joined to their game, ``FOR UPDATE OF`` both. Locking the seat rows too
+    matters: in PostgreSQL, a lock that had to wait re-reads the newest version of the locked rows
+    only, so seats read unlocked in the same statement could predate the transaction that held
+    the game."""
+    seats = list(
+        Seat.objects.select_related("game", "user")
+        .select_for_update(of=("self", "game"))
+        .filter(game_id=game_id)
+        .order_by("seat")
+    )
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+            _remember(seat)
+    else:  # a game always has seats; keep the plain lock for anything else
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+    _remember(game)
     return game, seats
 
 
@@ -102,7 +152,7 @@ def _seat_of(seats: Sequence[Seat], user: AbstractBaseUser | None) -> Seat | Non
 def _publish(game: Game, seats: Sequence[Seat]) -> None:
     """Bump the version, save, and push the new state to watchers once the transaction commits."""
     game.version += 1
-    game.save()
+    _save_changed(game)
     state = game_state(game, seats)
     transaction.on_commit(partial(realtime.broadcast_game_state, game.pk, state))
 
@@ -145,7 +195,7 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.to_move = None
     game.deadline = None
     game.winners = _winners(game, seats)
-    game.save()
+    _save_changed(game)
     game_finished.send(sender=Game, outcome=game_outcome(game))
     from games.tasks import enqueue_analysis
 
@@ -290,16 +340,17 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
         raise InvalidMove(str(exc)) from None
     played = position.history[-1]
     try:
-        with transaction.atomic():
-            Turn.objects.create(
-                game=game,
-                ply=game.ply + 1,
-                seat=seat.seat,
-                move=str(played.turn),
-                points=list(points),
-                hint=seat.hint_pending,
-                by_bot=by_bot,
-            )
+        # No savepoint: the row lock and the ply check make a clash all but impossible, and the
+        # error that stands behind them ends (and rolls back) the whole transaction anyway.
+        Turn.objects.create(
+            game=game,
+            ply=game.ply + 1,
+            seat=seat.seat,
+            move=str(played.turn),
+            points=list(points),
+            hint=seat.hint_pending,
+            by_bot=by_bot,
+        )
     except IntegrityError:
         raise StalePly(_("This turn was already played."), ply=game.ply) from None
     game.ply += 1
@@ -311,7 +362,12 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
         s.roofs_left = roofs
         if s.pk == seat.pk:
             s.hint_pending = False
-        s.save(update_fields=["score", "roofs_left", "hint_pending"])
+    # One UPDATE for the seats whose score, roofs or hint mark changed (usually the mover's).
+    changed = [s for s in seats if _changed_fields(s)]
+    if changed:
+        Seat.objects.bulk_update(changed, ["score", "roofs_left", "hint_pending"])
+        for s in changed:
+            _remember(s)
     if position.over:
         assert position.end is not None
         _finish(game, seats, position.end.value)

@@ -6,7 +6,9 @@ Everything that differs between machines is read from the environment here, in o
 - ``DJANGO_SECRET_KEY`` (a development key is built in)
 - ``DJANGO_ALLOWED_HOSTS`` (comma separated; default ``localhost,127.0.0.1,testserver``)
 - ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``)
-- ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``)
+- ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``); with PostgreSQL,
+  a connection pool per process (``DJANGO_DB_POOL``, ``DJANGO_DB_POOL_MAX``, ...)
+- ``SIESTA_DB_THREADS`` (threads per process for the WebSockets' database work; 8 on PostgreSQL)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL`` and
@@ -98,6 +100,23 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+
+# WebSocket consumers run their database work in a bounded pool of this many threads per process
+# (games/consumers.py), instead of asgiref's one shared thread. SQLite writes one transaction at a
+# time anyway (and its shared in-memory test database locks tables across threads): one thread.
+_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+SIESTA_DB_THREADS = env.int("SIESTA_DB_THREADS", default=8 if _POSTGRES else 1)
+
+# PostgreSQL: a pool of connections per process (psycopg_pool), so neither a request nor a
+# WebSocket message opens a connection. Sized for the consumers' threads plus HTTP requests (each
+# runs in a thread of its own); a thread waits up to ``timeout`` seconds for a free connection.
+# CONN_MAX_AGE stays 0: a thread hands its connection back to the pool when its work is done.
+if _POSTGRES and env.bool("DJANGO_DB_POOL", default=True):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DJANGO_DB_POOL_MIN", default=2),
+        "max_size": env.int("DJANGO_DB_POOL_MAX", default=SIESTA_DB_THREADS + 8),
+        "timeout": env.float("DJANGO_DB_POOL_TIMEOUT", default=20.0),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -180,10 +199,25 @@ REDIS_URL = env.str("REDIS_URL", default="") or None
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
-            # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # channels_redis with a blocking connection pool (siesta_site/channel_layer.py): when
+            # every connection is busy (hundreds of watchers connecting at once), a group_add
+            # waits for one instead of failing the WebSocket with 1011.
+            "BACKEND": "siesta_site.channel_layer.RedisChannelLayer",
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
+                # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "max_connections": env.int("SIESTA_REDIS_POOL", default=64),
+                        "timeout": 20,
+                    }
+                ],
+                # Every consumer of a process shares one Redis inbox; past ``capacity`` waiting
+                # messages channels_redis drops new ones silently (a state lost to a watcher).
+                "capacity": 2000,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
