@@ -90,9 +90,12 @@ _SAVED = "_siesta_saved"
 
 def _remember(obj: Game | Seat) -> None:
     """Note the row's values as loaded, so that ``_save_changed`` writes only what changed."""
-    obj.__dict__[_SAVED] = {
-        f.attname: copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields
-    }
+    values = {}
+    for f in obj._meta.concrete_fields:
+        value = getattr(obj, f.attname)
+        # JSON fields hold lists or dicts a service may change in place: keep a copy of those.
+        values[f.attname] = copy.deepcopy(value) if isinstance(value, list | dict) else value
+    obj.__dict__[_SAVED] = values
 
 
 def _save_changed(obj: Game | Seat) -> None:
@@ -364,7 +367,9 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
             s.hint_pending = False
     # One UPDATE for the seats whose score, roofs or hint mark changed (usually the mover's).
     changed = [s for s in seats if _changed_fields(s)]
-    if changed:
+    if len(changed) == 1:
+        _save_changed(changed[0])
+    elif changed:
         Seat.objects.bulk_update(changed, ["score", "roofs_left", "hint_pending"])
         for s in changed:
             _remember(s)

@@ -8,12 +8,18 @@ from django.conf import settings
 from django.urls import URLPattern, path
 
 from games.consumers import GameConsumer
+from siesta_site.echo import EchoConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # Any id reaches the consumer, which closes with 4404 for a game that does not exist.
     # types-channels types ASGI apps apart from django's view callables.
     path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),  # type: ignore[arg-type]
 ]
+if settings.SIESTA_ECHO_WS:
+    # The load benchmark's floor (siesta_site/echo.py).
+    websocket_urlpatterns.append(
+        path("ws/echo/<str:room>/", EchoConsumer.as_asgi())  # type: ignore[arg-type]
+    )
 
 
 class SameOriginValidator(OriginValidator):
