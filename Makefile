@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages
+.PHONY: venv run test lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest
 
 venv: $(VENV)/.installed
 
@@ -48,6 +48,22 @@ worker-periodic: venv
 
 beat: venv
 	$(BIN)/celery -A siesta_site beat -l info
+
+# The production-like stack (deploy/up.sh, Procfile): nginx on $(HOST):$(PORT) in front of one
+# Daphne per core, Celery workers per queue and beat, PostgreSQL and Redis started when down.
+# Foreground; Ctrl-C (or `make down` from another shell) stops everything.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+up: venv
+	HOST=$(HOST) PORT=$(PORT) deploy/up.sh
+
+down:
+	@if [ -f var/up.pid ] && kill -0 "$$(cat var/up.pid)" 2>/dev/null; then kill -TERM "$$(cat var/up.pid)"; fi
+
+# Load benchmark against a running `make up` (README, Performance): N games over WebSockets.
+GAMES ?= 20
+loadtest: venv
+	$(BIN)/python manage.py loadtest --url http://$(HOST):$(PORT) --games $(GAMES) $(LOADTEST_ARGS)
 
 # Translations: collect every string into locale/<lang>/LC_MESSAGES/*.po (existing translations
 # are kept; new or changed strings come out empty or fuzzy), then compile the .mo files. Translate

@@ -1,7 +1,7 @@
 """Live play over a WebSocket: ``/ws/games/{id}/`` of API.md.
 
 The consumer is an interface, like a view: it reads a message, calls a service or a selector in a
-worker thread (``database_sync_to_async``) and shapes the answer. Writes go through
+worker thread (``db_call``) and shapes the answer. Writes go through
 ``games.services``, which push each new state to the game's group on commit; the ``game.state``
 events carry the whole state, so their handler never queries.
 
@@ -21,16 +21,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
+import threading
 import time
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connections
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -51,6 +56,48 @@ CLOSE_TOO_MANY = 4429
 """Too many messages on this connection, or too many connections from this address."""
 
 Message = dict[str, Any]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _db_executor() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.SIESTA_DB_THREADS, thread_name_prefix="siesta-db"
+            )
+        return _executor
+
+
+def db_call(func: Callable[P, R]) -> Callable[P, Any]:
+    """``func`` as a coroutine run in the consumers' bounded thread pool.
+
+    Channels' ``database_sync_to_async`` is thread-sensitive: every consumer of the process would
+    queue its database work on asgiref's one shared thread. Here many run at once (games are
+    independent; a consumer still handles its own messages one at a time), up to
+    ``SIESTA_DB_THREADS``. Each call closes the thread's connection when it is done, which with
+    PostgreSQL hands it back to the pool (settings).
+
+    With ``SIESTA_DB_THREADS`` at 1 (SQLite, whose shared in-memory test database locks tables
+    between connections of different threads) it is ``database_sync_to_async`` unchanged."""
+    if settings.SIESTA_DB_THREADS <= 1:
+        return database_sync_to_async(func)
+
+    @functools.wraps(func)
+    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # close_old_connections keeps a connection that saw an error but still works; a
+            # pooled thread must never sit on one between calls.
+            connections.close_all()
+
+    return database_sync_to_async(closing, thread_sensitive=False, executor=_db_executor())
 
 
 class MessageError(Exception):
@@ -157,7 +204,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             # Join before reading, so that no change between the read and the join is missed.
             await self.channel_layer.group_add(realtime.game_group(self.game_id), self.channel_name)
             self.joined = True
-            state = await database_sync_to_async(_current_state)(self.game_id)
+            state = await db_call(_current_state)(self.game_id)
             if state is not None:
                 self._membership = asyncio.create_task(self._keep_membership(self.game_id))
                 await self._send_state(state, state["version"])
@@ -244,7 +291,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if not self.auth_allowed:
             raise MessageError(_("Send auth as the first message."))
         key = _string_field(content, "token")
-        user = await database_sync_to_async(_user_for_token)(key)
+        user = await db_call(_user_for_token)(key)
         if user is None:  # the client may try again with another token
             raise MessageError(_("Invalid token."))
         self.user = user
@@ -253,11 +300,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _on_sync(self, content: Message) -> None:
         """The whole state, once per version: a repeat at a version already sent in answer to a
         ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap)."""
-        version = await database_sync_to_async(_current_version)(self._game_id)
+        version = await db_call(_current_version)(self._game_id)
         if version is not None and version == self.synced_version:
             await self.send_json({"type": "sync", "version": version})
             return
-        state = await database_sync_to_async(_current_state)(self._game_id)
+        state = await db_call(_current_state)(self._game_id)
         if state is None:
             raise services.NotFound(_("There is no game %(id)s.") % {"id": self._game_id})
         self.synced_version = state["version"]
@@ -266,7 +313,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _on_move(self, content: Message) -> None:
         move = _string_field(content, "move")
         ply = _int_field(content, "ply")
-        result = await database_sync_to_async(services.game_move_make)(
+        result = await db_call(services.game_move_make)(
             game_id=self._game_id, user=self.user, move=move, ply=ply
         )
         # The new state reaches everyone, this sender too, through the group.
@@ -275,9 +322,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def _on_hint(self, content: Message) -> None:
-        hint = await database_sync_to_async(services.game_hint)(
-            game_id=self._game_id, user=self._player
-        )
+        hint = await db_call(services.game_hint)(game_id=self._game_id, user=self._player)
         await self.send_json(
             {
                 "type": "hint",
@@ -288,12 +333,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def _on_resign(self, content: Message) -> None:
-        await database_sync_to_async(services.game_resign)(game_id=self._game_id, user=self._player)
+        await db_call(services.game_resign)(game_id=self._game_id, user=self._player)
 
     async def _on_check(self, content: Message) -> None:
         move = _string_field(content, "move")
         ply = _int_field(content, "ply") if "ply" in content else None
-        preview = await database_sync_to_async(services.game_turn_preview)(
+        preview = await db_call(services.game_turn_preview)(
             game_id=self._game_id, user=self.user, move=move, ply=ply
         )
         await self.send_json({"type": "check", "id": content.get("id"), "ok": True, **preview})

@@ -8,6 +8,7 @@ constraint stands behind the ply check.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,8 @@ class StalePly(Conflict):
 
 class TurnTimedOut(Conflict):
     """The move arrived after the turn's deadline: the seat to move has timed out."""
+
+
 class LimitReached(Conflict):
     """A per-user limit (open games, games with bots) is reached: finish or cancel one first."""
 
@@ -99,12 +102,64 @@ def _now() -> datetime:
     return timezone.now()
 
 
+_SAVED = "_siesta_saved"
+
+
+def _remember(obj: Game | Seat) -> None:
+    """Note the row's values as loaded, so that ``_save_changed`` writes only what changed."""
+    values = {}
+    for f in obj._meta.concrete_fields:
+        value = getattr(obj, f.attname)
+        # JSON fields hold lists or dicts a service may change in place: keep a copy of those.
+        values[f.attname] = copy.deepcopy(value) if isinstance(value, list | dict) else value
+    obj.__dict__[_SAVED] = values
+
+
+def _save_changed(obj: Game | Seat) -> None:
+    """Save the fields changed since ``_remember`` (all of them for a row never remembered): a move
+    writes a few columns, never every column of the game."""
+    saved = obj.__dict__.get(_SAVED)
+    if saved is None:
+        obj.save()
+    else:
+        changed = _changed_fields(obj)
+        if not changed:
+            return
+        obj.save(update_fields=changed)
+    _remember(obj)
+
+
+def _changed_fields(obj: Game | Seat) -> list[str]:
+    saved = obj.__dict__.get(_SAVED)
+    if saved is None:
+        return [f.attname for f in obj._meta.concrete_fields]
+    return [name for name, value in saved.items() if getattr(obj, name) != value]
+
+
 def _lock(game_id: int) -> tuple[Game, list[Seat]]:
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
-    seats = list(Seat.objects.select_related("user").filter(game=game).order_by("seat"))
+    """The game row, locked until the transaction ends, and its seats (with their users).
+
+    One query: the seats joined to their game, ``FOR UPDATE OF`` both. Locking the seat rows too
+    matters: in PostgreSQL, a lock that had to wait re-reads the newest version of the locked rows
+    only, so seats read unlocked in the same statement could predate the transaction that held
+    the game."""
+    seats = list(
+        Seat.objects.select_related("game", "user")
+        .select_for_update(of=("self", "game"))
+        .filter(game_id=game_id)
+        .order_by("seat")
+    )
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+            _remember(seat)
+    else:  # a game always has seats; keep the plain lock for anything else
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+    _remember(game)
     return game, seats
 
 
@@ -133,7 +188,7 @@ def _after_commit(func: Callable[..., Any], *args: Any) -> None:
 def _publish(game: Game, seats: Sequence[Seat]) -> None:
     """Bump the version, save, and push the new state to watchers once the transaction commits."""
     game.version += 1
-    game.save()
+    _save_changed(game)
     state = game_state(game, seats)
     _after_commit(realtime.broadcast_game_state, game.pk, state)
 
@@ -162,7 +217,7 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.to_move = None
     game.deadline = None
     game.winners = outcome_of(game, seats).winners
-    game.save()
+    _save_changed(game)
     game_finished.send(sender=Game, outcome=finished_game(game))
     from games.tasks import enqueue_analysis
 
@@ -432,16 +487,17 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
         raise InvalidMove(str(exc)) from None
     played = position.history[-1]
     try:
-        with transaction.atomic():
-            Turn.objects.create(
-                game=game,
-                ply=game.ply + 1,
-                seat=seat.seat,
-                move=str(played.turn),
-                points=list(points),
-                hint=seat.hint_pending,
-                by_bot=by_bot,
-            )
+        # No savepoint: the row lock and the ply check make a clash all but impossible, and the
+        # error that stands behind them ends (and rolls back) the whole transaction anyway.
+        Turn.objects.create(
+            game=game,
+            ply=game.ply + 1,
+            seat=seat.seat,
+            move=str(played.turn),
+            points=list(points),
+            hint=seat.hint_pending,
+            by_bot=by_bot,
+        )
     except IntegrityError:
         raise StalePly(_("This turn was already played."), ply=game.ply) from None
     game.ply += 1
@@ -453,7 +509,14 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
         s.roofs_left = roofs
         if s.pk == seat.pk:
             s.hint_pending = False
-        s.save(update_fields=["score", "roofs_left", "hint_pending"])
+    # One UPDATE for the seats whose score, roofs or hint mark changed (usually the mover's).
+    changed = [s for s in seats if _changed_fields(s)]
+    if len(changed) == 1:
+        _save_changed(changed[0])
+    elif changed:
+        Seat.objects.bulk_update(changed, ["score", "roofs_left", "hint_pending"])
+        for s in changed:
+            _remember(s)
     if position.over:
         assert position.end is not None
         _finish(game, seats, position.end.value)

@@ -4,11 +4,13 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
+from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import URLPattern, path, re_path
 
 from games.consumers import GameConsumer
+from siesta_site.echo import EchoConsumer
 from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
@@ -20,6 +22,11 @@ websocket_urlpatterns: list[URLPattern] = [
         TournamentConsumer.as_asgi(),  # type: ignore[arg-type]
     ),
 ]
+if settings.SIESTA_ECHO_WS:
+    # The load benchmark's floor (siesta_site/echo.py).
+    websocket_urlpatterns.append(
+        path("ws/echo/<str:room>/", EchoConsumer.as_asgi())  # type: ignore[arg-type]
+    )
 
 
 class NoRouteConsumer(AsyncWebsocketConsumer):

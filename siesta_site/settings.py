@@ -8,7 +8,9 @@ Everything that differs between machines is read from the environment here, in o
   production, where it is required)
 - ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``; none in
   production: the site's own origin is always trusted)
-- ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``)
+- ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``); with PostgreSQL,
+  a connection pool per process (``DJANGO_DB_POOL``, ``DJANGO_DB_POOL_MAX``, ...)
+- ``SIESTA_DB_THREADS`` (threads per process for the WebSockets' database work; 8 on PostgreSQL)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
@@ -122,6 +124,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+
+# WebSocket consumers run their database work in a bounded pool of this many threads per process
+# (games/consumers.py), instead of asgiref's one shared thread. SQLite writes one transaction at a
+# time anyway (and its shared in-memory test database locks tables across threads): one thread.
+_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+SIESTA_DB_THREADS = env.int("SIESTA_DB_THREADS", default=8 if _POSTGRES else 1)
+
+# PostgreSQL: a pool of connections per process (psycopg_pool), so neither a request nor a
+# WebSocket message opens a connection. Sized for the consumers' threads plus HTTP requests (each
+# runs in a thread of its own); a thread waits up to ``timeout`` seconds for a free connection.
+# CONN_MAX_AGE stays 0: a thread hands its connection back to the pool when its work is done.
+if _POSTGRES and env.bool("DJANGO_DB_POOL", default=True):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DJANGO_DB_POOL_MIN", default=2),
+        "max_size": env.int("DJANGO_DB_POOL_MAX", default=SIESTA_DB_THREADS + 8),
+        "timeout": env.float("DJANGO_DB_POOL_TIMEOUT", default=20.0),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -244,23 +263,31 @@ SIESTA_WS_GROUP_EXPIRY = env.int("SIESTA_WS_GROUP_EXPIRY", default=300)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
-            # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
-            # After Redis restarts, pooled connections are dead: retry a command once on a
-            # fresh connection rather than failing the first request of each.
+            # channels_redis with a blocking connection pool (siesta_site/channel_layer.py): when
+            # every connection is busy (hundreds of watchers connecting at once), a group_add
+            # waits for one instead of failing the WebSocket with 1011.
+            "BACKEND": "siesta_site.channel_layer.RedisChannelLayer",
             "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
+                # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
+                # After Redis restarts, pooled connections are dead: retry a command once on a
+                # fresh connection rather than failing the first request of each.
                 "hosts": [
                     {
                         "address": REDIS_URL,
                         "socket_timeout": None,
                         "retry_on_error": [RedisConnectionError],
+                        "max_connections": env.int("SIESTA_REDIS_POOL", default=64),
+                        "timeout": 20,
                     }
                 ],
                 # A server killed without closing its sockets leaves their channels in the game
                 # groups; they drop out after this long. Live sockets renew their place every
                 # third of it (games.consumers), so a long game never loses a watcher.
                 "group_expiry": SIESTA_WS_GROUP_EXPIRY,
+                # Every consumer of a process shares one Redis inbox; past ``capacity`` waiting
+                # messages channels_redis drops new ones silently (a state lost to a watcher).
+                "capacity": 2000,
             },
         }
     }
@@ -276,6 +303,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
+
+# The load benchmark's bare echo WebSocket (/ws/echo/<room>/, siesta_site/echo.py); `make up` only.
+SIESTA_ECHO_WS = env.bool("SIESTA_ECHO_WS", default=False)
 
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_EAGER", default=REDIS_URL is None)
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -234,6 +234,97 @@ class _Searcher:
                 return order
         return None
 
+    # -- existence -------------------------------------------------------------------------
+
+    def any_scoring_turn(self) -> bool | None:
+        """True as soon as a scoring component completes into a scoring turn; False when no
+        component scores; None when some score but none completed (the caller decides)."""
+        scored = False
+        seen: set[frozenset[Step]] = set()
+        level: list[tuple[Step, ...]] = []
+        for cell in _cells_of(frontier(self.pos)):
+            for code in self.codes:
+                if self.try_put(code, cell):
+                    gain = self.gain()
+                    self.pos._remove(cell)
+                    level.append(((code, cell),))
+                    if gain > 0:
+                        scored = True
+                        if self._completes(((code, cell),)):
+                            return True
+        for _size in (2, 3):
+            grown: list[tuple[Step, ...]] = []
+            for order in level:
+                scoring = self._grow_once(order, seen, grown)
+                for key in scoring:
+                    scored = True
+                    if any(self._completes(o) for o in itertools.permutations(key)):
+                        return True
+            level = grown
+        return None if scored else False
+
+    def _grow_once(
+        self, order: tuple[Step, ...], seen: set[frozenset[Step]], grown: list[tuple[Step, ...]]
+    ) -> list[tuple[Step, ...]]:
+        """Add to ``grown`` each unseen component of ``order`` plus one linked placement (game
+        ends ignored, as while enumerating); return those that score."""
+        placed: list[Cell] = []
+        scoring: list[tuple[Step, ...]] = []
+        try:
+            for code, cell in order:
+                if not self.try_put(code, cell):  # pragma: no cover - orders are built playable
+                    return scoring
+                placed.append(cell)
+            for cell in self.linked_cells(list(order)):
+                for code in self.codes:
+                    step = (code, cell)
+                    key = frozenset((*order, step))
+                    if key in seen or not self.try_put(code, cell):
+                        continue
+                    seen.add(key)
+                    gain = self.gain()
+                    self.pos._remove(cell)
+                    grown.append((*order, step))
+                    if gain > 0:
+                        scoring.append((*order, step))
+        finally:
+            for cell in reversed(placed):
+                self.pos._remove(cell)
+        return scoring
+
+    def _completes(self, core: tuple[Step, ...]) -> bool:
+        """Whether ``core``, played in this order, can be filled up into a legal turn that scores
+        for the mover (a depth-first search that stops at the first)."""
+        done: list[Cell] = []
+        try:
+            for index, (code, cell) in enumerate(core):
+                if not self.try_put(code, cell):
+                    return False
+                done.append(cell)
+                if self.ends(code):
+                    return index == len(core) - 1 and self.gain() > 0
+            return self._fill_scores(3 - len(core))
+        finally:
+            for cell in reversed(done):
+                self.pos._remove(cell)
+
+    def _fill_scores(self, count: int) -> bool:
+        if count == 0:
+            return self.gain() > 0
+        for cell in _cells_of(frontier(self.pos)):
+            for code in (self.roof, SUN, SHADOW):
+                if not self.try_put(code, cell):
+                    continue
+                try:
+                    if self.ends(code):
+                        if self.gain() > 0:
+                            return True
+                    elif self._fill_scores(count - 1):
+                        return True
+                finally:
+                    self.pos._remove(cell)
+        return False
+
     # -- combining ---------------------------------------------------------------------------
 
     def best_cores(self, ties: bool = False) -> tuple[int, list[tuple[Step, ...]]]:
@@ -410,24 +501,28 @@ def best_turn(pos: Position) -> BestTurn:
 
 
 def has_scoring_turn(pos: Position) -> bool:
-    """Whether the player to move has any legal turn that scores them at least one point."""
+    """Whether the player to move has any legal turn that scores them at least one point.
+
+    An existence search that stops at the first scoring turn it finds. A scoring turn's placements
+    split into linked components whose gains add up, so one of them scores on its own: the search
+    grows components by size (every single placement, then pairs, then triples), and tries to
+    complete each scoring one into a whole legal turn that still scores. When no component scores
+    there is no scoring turn; when some score but none completes (rare: supplies nearly empty),
+    brute force decides.
+
+    >>> has_scoring_turn(Position(players=2, board=["S1.."]))
+    True
+    """
     if pos.to_move is None:
         return False
     if pos.is_empty:
         return _opening(pos) is not None or _exhaustive_best(pos)[0] > 0
     searcher = _Searcher(pos)
-    # Fast path: a single scoring placement that can be filled up to a turn.
-    scoring: list[Step] = []
     with pos.tracking_only(pos.to_move):
-        for cell in _cells_of(frontier(pos)):
-            for code in searcher.codes:
-                if searcher.try_put(code, cell):
-                    if searcher.gain() > 0:
-                        scoring.append((code, cell))
-                    pos._remove(cell)
-    if any(searcher.complete((step,)) is not None for step in scoring[:8]):
-        return True
-    return bool(best_turns(pos)[1])
+        found = searcher.any_scoring_turn()
+    if found is None:
+        return next(legal_turns(pos), None) is not None
+    return found
 
 
 def scoring_turns(pos: Position, rng: random.Random) -> list[tuple[int, Turn]]:

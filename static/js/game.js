@@ -106,7 +106,39 @@
     const id = kind + "-" + requestCount;
     if (!send({ ...message, type: kind, id })) return;
     pending = { id, kind, ...extra };
+    expectAnswer(kind === "move");
     render();
+  }
+
+  // A lost answer must never leave the page hanging: when neither the answer nor (after a move)
+  // the new state arrives within a few seconds, ask for the current state.
+  const SYNC_AFTER_MS = 4000;
+  let syncTimer = null;
+  let syncBelowVersion = null; // after a move: a state past this version is the answer
+
+  function expectAnswer(stateToo) {
+    window.clearTimeout(syncTimer);
+    syncBelowVersion = stateToo ? version : null;
+    syncTimer = window.setTimeout(() => {
+      syncTimer = null;
+      if (pending) {
+        pending = null;
+        render();
+      }
+      send({ type: "sync" });
+    }, SYNC_AFTER_MS);
+  }
+
+  function answered(message) {
+    const done =
+      syncBelowVersion === null
+        ? ["check", "hint", "error"].includes(message.type)
+        : message.type === "error" || (message.type === "state" && version > syncBelowVersion);
+    if (done) {
+      window.clearTimeout(syncTimer);
+      syncTimer = null;
+      syncBelowVersion = null;
+    }
   }
 
   function receive(message) {
@@ -159,6 +191,7 @@
       default:
         break;
     }
+    if (syncTimer) answered(message);
   }
 
   function onState(message) {

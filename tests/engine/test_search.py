@@ -303,3 +303,61 @@ def test_scoring_and_random_turns_are_legal_and_score(variant):
         turn = random_turn(pos, rng)
         assert turn is not None
         assert 1 <= pos.check(turn)[pos.to_move - 1] <= maximum
+
+
+def _endgame_positions(seed: int, count: int) -> list[Position]:
+    """Boards of random games, given small supplies so that brute force stays affordable and
+    the existence search meets its hard cases (game-ending placements, turns that cannot be
+    completed, no scoring turn at all)."""
+    from tests.engine.helpers import pick_turn
+
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        players = rng.choice((2, 3, 4))
+        variant = rng.choice(("standard", "classic"))
+        game = Position(players, variant)
+        for _ in range(rng.randint(1, 8)):
+            if game.over:
+                break
+            game.play(pick_turn(game, rng))
+        if game.over:
+            continue
+        positions.append(
+            Position(
+                players,
+                variant,
+                game.board_text(),
+                to_move=game.to_move,
+                suns=rng.randint(0, 2),
+                shadows=rng.randint(1, 2),
+                roofs=[rng.randint(1, 2) for _ in range(players)],
+                check_start=False,
+            )
+        )
+    return positions
+
+
+def test_has_scoring_turn_is_the_brute_force_existence():
+    answers = []
+    for pos in _endgame_positions(5, 40):
+        before = snapshot(pos)
+        expected = bool(brute_force(pos))
+        assert has_scoring_turn(pos) == expected, pos.board_text()
+        assert snapshot(pos) == before, "the search must leave the position as it found it"
+        answers.append(expected)
+    assert answers.count(False) >= 3, "both answers must be exercised"
+    assert answers.count(True) >= 3
+
+
+def test_has_scoring_turn_agrees_with_best_turn_over_whole_games():
+    """Every position of a few random games: a scoring turn exists exactly when the exact best
+    turn scores."""
+    from tests.engine.helpers import pick_turn
+
+    rng = random.Random(11)
+    for index in range(2):
+        pos = Position(2 + index, ("standard", "classic")[index % 2])
+        while not pos.over:
+            assert has_scoring_turn(pos) == (best_turn(pos).points > 0)
+            pos.play(pick_turn(pos, rng))

@@ -1,0 +1,382 @@
+"""The load benchmark behind ``manage.py loadtest`` (README, Performance).
+
+N two-player games of scripted players over WebSockets against a running site (``make up``), and,
+in the same run, the same players on the bare echo consumer (``siesta_site/echo.py``) as the floor:
+what the server, the channel layer and this client cost with no game behind them.
+
+A move's latency is the time from the mover's ``move`` frame to the opponent's ``state`` frame of
+the new ply (for the floor: from one socket's frame to the other's copy of it). The players' moves
+are scripted before the run with the engine (so the clients spend no CPU choosing), and every game
+stops one turn before its end, so that no game finishes (and no analysis runs) while measuring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import psutil
+import websockets
+
+from games.engine import Position, best_turn, random_turn
+
+STATE_TIMEOUT = 10.0
+"""A move whose state has not reached the opponent by then counts as lost (the client syncs)."""
+
+
+# -- setup (database) --------------------------------------------------------------------------
+
+
+def script_games(count: int, seed: int = 1, max_turns: int = 40) -> list[list[str]]:
+    """Move lists of two-player games, each stopping one turn before the game would end."""
+    rng = random.Random(seed)
+    scripts = []
+    for _ in range(count):
+        pos = Position(2, "standard")
+        moves: list[str] = []
+        while len(moves) < max_turns:
+            turn = random_turn(pos, rng) or best_turn(pos).turn
+            if turn is None:
+                break
+            pos.play(turn)
+            if pos.over:
+                break
+            moves.append(str(turn))
+        scripts.append(moves)
+    return scripts
+
+
+@dataclass
+class Table:
+    game_id: int
+    tokens: tuple[str, str]
+    moves: list[str]
+
+
+def create_tables(count: int, scripts: list[list[str]]) -> list[Table]:
+    """``count`` active two-player games between fresh users, with API tokens (through the
+    services, as the lobby would; users in bulk)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from games import services
+
+    user_model = get_user_model()
+    tag = f"{int(time.time())}{random.randrange(1000):03d}"
+    users = user_model.objects.bulk_create(
+        [user_model(username=f"load{tag}_{index}") for index in range(2 * count)]
+    )
+    if users and users[0].pk is None:  # backends that return no ids
+        users = list(user_model.objects.filter(username__startswith=f"load{tag}_").order_by("pk"))
+    tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+    tables = []
+    for index in range(count):
+        first, second = users[2 * index], users[2 * index + 1]
+        game = services.game_create(user=first, players=2, turn_seconds=3600, rated=False)
+        services.game_join(game_id=game.pk, user=second)
+        tables.append(
+            Table(game.pk, (tokens[2 * index].key, tokens[2 * index + 1].key), scripts[index])
+        )
+    return tables
+
+
+# -- measuring -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    lost: int = 0
+    elapsed: float = 0.0
+    started: float = field(default_factory=time.perf_counter)
+    last: float = 0.0
+
+    def record(self, latency: float) -> None:
+        self.latencies.append(latency)
+        self.last = time.perf_counter()
+
+    @property
+    def moves(self) -> int:
+        return len(self.latencies)
+
+    def summary(self) -> dict[str, Any]:
+        values = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            if not values:
+                return None
+            return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 1)
+
+        return {
+            "name": self.name,
+            "moves": self.moves,
+            "moves_per_s": round(self.moves / self.elapsed, 1) if self.elapsed else 0.0,
+            "p50_ms": pct(0.5),
+            "p90_ms": pct(0.9),
+            "p99_ms": pct(0.99),
+            "max_ms": round(values[-1] * 1000, 1) if values else None,
+            "mean_ms": round(statistics.fmean(values) * 1000, 1) if values else None,
+            "lost": self.lost,
+            "errors": len(self.errors),
+            "first_errors": self.errors[:5],
+        }
+
+
+def ws_base(url: str) -> str:
+    parts = urlsplit(url)
+    scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
+    return f"{scheme}://{parts.netloc}"
+
+
+async def _play_game(
+    base: str, table: Table, think: float, deadline: float, result: Result, rng: random.Random
+) -> None:
+    """Two players of one game; each plays its scripted turns after ``think`` seconds."""
+    sent: dict[int, float] = {}  # ply the move leads to -> when it was sent
+
+    async def player(seat: int) -> None:
+        uri = f"{base}/ws/games/{table.game_id}/"
+        async with websockets.connect(uri, open_timeout=60, max_size=2**22) as socket:
+            await socket.send(json.dumps({"type": "auth", "token": table.tokens[seat - 1]}))
+            ply = -1
+            while True:
+                try:
+                    raw = await asyncio.wait_for(socket.recv(), STATE_TIMEOUT)
+                except TimeoutError:
+                    if ply + 1 in sent and seat != _mover(ply):
+                        sent.pop(ply + 1)
+                        result.lost += 1
+                    await socket.send(json.dumps({"type": "sync"}))
+                    continue
+                message = json.loads(raw)
+                if message["type"] == "error":
+                    result.errors.append(f"game {table.game_id}: {message.get('error')}")
+                    continue
+                if message["type"] != "state" or message["game"]["ply"] <= ply:
+                    continue
+                game = message["game"]
+                ply = game["ply"]
+                if ply > 0 and game["turns"][-1]["seat"] != seat:
+                    started = sent.pop(ply, None)
+                    if started is not None:
+                        result.record(time.perf_counter() - started)
+                if ply >= len(table.moves) or time.monotonic() >= deadline:
+                    return
+                if game["to_move"] == seat:
+                    await asyncio.sleep(think * rng.uniform(0.8, 1.2) if think else 0)
+                    sent[ply + 1] = time.perf_counter()
+                    await socket.send(
+                        json.dumps({"type": "move", "move": table.moves[ply], "ply": ply})
+                    )
+
+    tasks = [asyncio.ensure_future(player(seat)) for seat in (1, 2)]
+    # The game is over for the benchmark when either player stops: its opponent stops too.
+    finished, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in finished:
+        if task.exception() is not None:  # a refused or dropped connection
+            exc = task.exception()
+            result.errors.append(f"game {table.game_id}: {type(exc).__name__}: {exc}")
+
+
+def _mover(ply: int) -> int:
+    """The seat to move at ``ply`` of a two-player game."""
+    return 1 + ply % 2
+
+
+async def _echo_pair(
+    base: str, room: str, turns: int, think: float, deadline: float, result: Result, rng: Any
+) -> None:
+    """Two sockets in one echo room taking turns: each frame's copy reaching the other socket."""
+    uri = f"{base}/ws/echo/{room}/"
+    try:
+        async with (
+            websockets.connect(uri, open_timeout=60) as first,
+            websockets.connect(uri, open_timeout=60) as second,
+        ):
+            sockets = (first, second)
+            await asyncio.sleep(0.2)  # both joined the group
+            for index in range(turns):
+                if time.monotonic() >= deadline:
+                    break
+                mover, other = sockets[index % 2], sockets[1 - index % 2]
+                await asyncio.sleep(think * rng.uniform(0.8, 1.2) if think else 0)
+                frame = json.dumps({"type": "move", "n": index, "pad": "x" * 64})
+                started = time.perf_counter()
+                await mover.send(frame)
+                try:
+                    while (
+                        json.loads(await asyncio.wait_for(other.recv(), STATE_TIMEOUT))["n"]
+                        != index
+                    ):
+                        pass
+                except TimeoutError:
+                    result.lost += 1
+                    continue
+                result.record(time.perf_counter() - started)
+                # the mover's own copy
+                while json.loads(await asyncio.wait_for(mover.recv(), STATE_TIMEOUT))["n"] != index:
+                    pass
+    except Exception as exc:
+        result.errors.append(f"echo {room}: {type(exc).__name__}: {exc}")
+
+
+def tables_per_slot(games: int, think: float, duration: float, turns: int = 20) -> int:
+    """How many games each of the ``games`` concurrent slots may need to play back to back to
+    keep going for ``duration`` (at most ~40 moves/s in all when flat-out)."""
+    moves = duration / think if think else duration * 40 / games
+    return max(1, int(moves / turns) + 1)
+
+
+async def run_games(url: str, slots: list[list[Table]], think: float, duration: float) -> Result:
+    """Each slot plays its games one after the other until ``duration`` is over."""
+    result = Result("site")
+    rng = random.Random(2)
+    deadline = time.monotonic() + duration
+
+    async def slot(tables: list[Table]) -> None:
+        for table in tables:
+            if time.monotonic() >= deadline:
+                return
+            await _play_game(ws_base(url), table, think, deadline, result, rng)
+
+    await asyncio.gather(*(slot(tables) for tables in slots))
+    result.elapsed = (result.last or time.perf_counter()) - result.started
+    return result
+
+
+async def run_floor(url: str, pairs: int, turns: int, think: float, duration: float) -> Result:
+    result = Result("floor")
+    rng = random.Random(3)
+    tag = f"{time.time():.0f}"
+    deadline = time.monotonic() + duration
+    await asyncio.gather(
+        *(
+            _echo_pair(ws_base(url), f"{tag}-{i}", turns, think, deadline, result, rng)
+            for i in range(pairs)
+        )
+    )
+    result.elapsed = (result.last or time.perf_counter()) - result.started
+    return result
+
+
+async def connect_watchers(url: str, game_ids: list[int], count: int) -> dict[str, Any]:
+    """``count`` anonymous watchers connecting at once; each must get the game's state."""
+    base = ws_base(url)
+    sockets: list[Any] = []
+    failures: list[str] = []
+    times: list[float] = []
+
+    async def watcher(index: int) -> None:
+        started = time.perf_counter()
+        try:
+            socket = await websockets.connect(
+                f"{base}/ws/games/{game_ids[index % len(game_ids)]}/", open_timeout=60
+            )
+            sockets.append(socket)
+            message = json.loads(await asyncio.wait_for(socket.recv(), 60))
+            if message.get("type") != "state":
+                failures.append(f"watcher {index}: {message}")
+                return
+            times.append(time.perf_counter() - started)
+        except Exception as exc:
+            failures.append(f"watcher {index}: {type(exc).__name__}: {exc}")
+
+    start = time.perf_counter()
+    await asyncio.gather(*(watcher(i) for i in range(count)))
+    elapsed = time.perf_counter() - start
+    await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
+    return {
+        "watchers": count,
+        "connected": len(times),
+        "failed": len(failures),
+        "first_failures": failures[:5],
+        "all_in_s": round(elapsed, 2),
+        "p50_ms": round(statistics.median(times) * 1000, 1) if times else None,
+        "max_ms": round(max(times) * 1000, 1) if times else None,
+    }
+
+
+# -- processes ------------------------------------------------------------------------------------
+
+
+def stack_processes(base_dir: Path, database: str) -> dict[str, list[psutil.Process]]:
+    """The stack's processes on this machine, by role: this checkout's Daphne and Celery
+    processes, its nginx, the PostgreSQL backends of ``database`` and Redis."""
+    roles: dict[str, list[psutil.Process]] = {}
+    for proc in psutil.process_iter(["pid", "cmdline", "name"]):
+        try:
+            cmd = " ".join(proc.info["cmdline"] or [])
+            role = None
+            if "$PORT" in cmd:  # the shell honcho starts each command with
+                continue
+            if "daphne" in cmd or "celery" in cmd:
+                if Path(proc.cwd()).resolve() != base_dir.resolve():
+                    continue
+                if "daphne" in cmd:
+                    port = cmd.split(" -p ")[1].split()[0] if " -p " in cmd else "?"
+                    role = f"web:{port}"
+                else:
+                    role = "celery:" + (
+                        cmd.split(" -n ")[1].split("@")[0] if " -n " in cmd else "beat"
+                    )
+            elif cmd.startswith("nginx:") and "var/nginx" in cmd:
+                role = "nginx"
+            elif cmd.startswith("nginx: worker"):
+                parent = proc.parent()
+                if parent and "var/nginx" in " ".join(parent.cmdline()):
+                    role = "nginx"
+            elif cmd.startswith("postgres:") and f" {database} " in f"{cmd} ":
+                role = "postgres"
+            elif proc.info["name"] == "redis-server":
+                role = "redis (whole server)"
+            if role is not None:
+                roles.setdefault(role, []).append(proc)
+        except (psutil.Error, IndexError):
+            continue
+    return roles
+
+
+def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
+    seconds = {}
+    for proc in procs:
+        try:
+            times = proc.cpu_times()
+            seconds[proc.pid] = times.user + times.system
+        except psutil.Error:
+            continue
+    return seconds
+
+
+def usage(
+    before: dict[str, list[psutil.Process]], start: dict[int, float], elapsed: float
+) -> dict[str, dict[str, float]]:
+    """CPU (share of one core over the run) and RSS (MB) by role, from ``start`` to now."""
+    report = {}
+    for role, procs in sorted(before.items()):
+        cpu, rss = 0.0, 0
+        for proc in procs:
+            try:
+                times = proc.cpu_times()
+                cpu += times.user + times.system - start.get(proc.pid, times.user + times.system)
+                rss += proc.memory_info().rss
+            except psutil.Error:
+                continue
+        report[role] = {
+            "cpu_s": round(cpu, 2),
+            "cpu_pct": round(100 * cpu / elapsed, 1),
+            "rss_mb": round(rss / 2**20, 1),
+        }
+    return report

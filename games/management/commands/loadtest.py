@@ -1,0 +1,77 @@
+"""``manage.py loadtest``: N games of scripted players over WebSockets, with the echo floor.
+
+Run it against ``make up`` with the same environment (it creates its users and games in the site's
+database): ``make loadtest GAMES=20`` or ``manage.py loadtest --url http://127.0.0.1:8000
+--games 200 --think 0.5 --duration 30``. Prints one JSON object: the site's and the floor's
+latencies (p50/p90/p99/max), moves/s, lost states and errors, the ratios to the floor, CPU and RSS
+per process of the stack, and, with ``--watchers``, how many watchers connecting at once got in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from games import loadtest
+
+
+class Command(BaseCommand):
+    help = "Load benchmark: N games over WebSockets against a running site, and the echo floor."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument("--games", type=int, default=20)
+        parser.add_argument("--think", type=float, default=0.5, help="seconds before each move")
+        parser.add_argument("--duration", type=float, default=30.0, help="seconds per phase")
+        parser.add_argument("--watchers", type=int, default=0, help="connect this many at once")
+        parser.add_argument("--no-floor", action="store_true", help="skip the echo floor")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        url, games, think = options["url"], options["games"], options["think"]
+        duration = options["duration"]
+        database = str(settings.DATABASES["default"]["NAME"])
+        per_slot = loadtest.tables_per_slot(games, think, duration)
+        self.stderr.write(f"scripting and creating {games} x {per_slot} games...")
+        tables = loadtest.create_tables(games * per_slot, loadtest.script_games(games * per_slot))
+        slots = [tables[i::games] for i in range(games)]
+        report: dict[str, Any] = {"games": games, "think_s": think, "duration_s": duration}
+
+        if not options["no_floor"]:
+            self.stderr.write("floor: echo consumer...")
+            floor = asyncio.run(loadtest.run_floor(url, games, 10**9, think, duration))
+            report["floor"] = floor.summary()
+
+        self.stderr.write("site: games...")
+        # Processes started since (PostgreSQL backends of the pool) are counted from here.
+        processes = loadtest.stack_processes(Path(settings.BASE_DIR), database)
+        cpu_start = loadtest.cpu_seconds(p for procs in processes.values() for p in procs)
+        started = time.perf_counter()
+        site = asyncio.run(loadtest.run_games(url, slots, think, duration))
+        report["site"] = site.summary()
+        report["processes"] = loadtest.usage(processes, cpu_start, time.perf_counter() - started)
+        server_cpu = sum(
+            v["cpu_s"]
+            for role, v in report["processes"].items()
+            if role.startswith("web") or role == "postgres"
+        )
+        if site.moves:
+            report["site"]["server_cpu_ms_per_move"] = round(1000 * server_cpu / site.moves, 2)
+        if "floor" in report:
+            report["ratios_to_floor"] = {
+                key: round(report["site"][key] / report["floor"][key], 2)
+                for key in ("p50_ms", "p90_ms", "p99_ms", "moves_per_s")
+                if report["site"][key] and report["floor"][key]
+            }
+
+        if options["watchers"]:
+            self.stderr.write(f"watchers: {options['watchers']} at once...")
+            report["watchers"] = asyncio.run(
+                loadtest.connect_watchers(url, [s[0].game_id for s in slots], options["watchers"])
+            )
+        self.stdout.write(json.dumps(report, indent=2))
