@@ -35,6 +35,8 @@ def group_send(group: str, event: dict[str, Any]) -> bool:
     try:
         async_to_sync(layer.group_send)(group, event)
     except Exception:
-        logger.warning("could not send %s to group %s", event.get("type"), group, exc_info=True)
+        logger.warning(
+            "could not broadcast %s to group %s", event.get("type"), group, exc_info=True
+        )
         return False
     return True

@@ -28,7 +28,7 @@ def _move(game) -> list[str]:
     return [
         query["sql"]
         for query in captured.captured_queries
-        if query["sql"].strip().upper() not in ("BEGIN", "COMMIT")
+        if query["sql"].strip().upper() not in ("BEGIN", "BEGIN IMMEDIATE", "COMMIT")
     ]
 
 
