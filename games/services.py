@@ -23,21 +23,31 @@ from django.utils.translation import gettext as _
 from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
+from games.engine_messages import engine_error_message
 from games.models import Game, Seat, Turn
 from games.selectors import game_get, game_outcome, game_seats, game_state, position_of
 from games.signals import game_finished
 
 
 class GameServiceError(Exception):
-    """A request the game refuses. ``status`` is the HTTP status an API answers with."""
+    """A request the game refuses. ``status`` is the HTTP status an API answers with; ``code``
+    is the engine's error code when the engine refused a move (``"occupied"``...), else None."""
 
     status = 400
 
-    def __init__(self, message: str, *, cell: str | None = None, ply: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        cell: str | None = None,
+        ply: int | None = None,
+        code: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.cell = cell
         self.ply = ply
+        self.code = code
 
 
 class InvalidInput(GameServiceError):
@@ -224,6 +234,22 @@ def game_create(
     return game
 
 
+def game_cancel(*, game_id: int, user: AbstractBaseUser) -> None:
+    """The creator withdraws an open game nobody has joined yet: it is deleted.
+
+    A game that started (or that someone joined) can only be resigned."""
+    with transaction.atomic():
+        game, seats = _lock(game_id)
+        mine = _seat_of(seats, user)
+        if mine is None or mine.seat != 1:
+            raise NotAllowed(_("Only the player who opened a game can cancel it."))
+        if game.status != Game.Status.OPEN or any(
+            s.user_id and s.user_id != user.pk for s in seats
+        ):
+            raise Conflict(_("This game has started: resign it instead."))
+        game.delete()
+
+
 def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Take the lowest free seat; the game starts when its last seat is filled."""
     with transaction.atomic():
@@ -262,6 +288,12 @@ def _check_turn(game: Game, seats: Sequence[Seat], user: AbstractBaseUser | None
     return mine
 
 
+def _refusal(exc: EngineError) -> InvalidMove:
+    """The engine's refusal of a move, in the player's language, naming the same cell."""
+    cell = exc.cell if isinstance(exc, IllegalMoveError) else None
+    return InvalidMove(engine_error_message(exc), cell=cell, code=exc.code or None)
+
+
 def _check_ply(
     game: Game,
     seats: Sequence[Seat],
@@ -284,10 +316,8 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
     position = position_of(game, seats)
     try:
         points = position.play(move)
-    except IllegalMoveError as exc:
-        raise InvalidMove(str(exc), cell=exc.cell) from None
     except EngineError as exc:
-        raise InvalidMove(str(exc)) from None
+        raise _refusal(exc) from None
     played = position.history[-1]
     try:
         with transaction.atomic():
@@ -360,10 +390,8 @@ def game_turn_preview(
         complete = ended is not None or placements == 3
         if complete:
             position.check(move)
-    except IllegalMoveError as exc:
-        raise InvalidMove(str(exc), cell=exc.cell) from None
     except EngineError as exc:
-        raise InvalidMove(str(exc)) from None
+        raise _refusal(exc) from None
     return {
         "points": list(points),
         "complete": complete,
@@ -485,6 +513,7 @@ __all__ = [
     "StalePly",
     "bot_turns_waiting",
     "game_bot_move_make",
+    "game_cancel",
     "game_create",
     "game_hint",
     "game_join",

@@ -6,10 +6,12 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
     path("accounts/register/", views.register, name="register"),
     path("play/", views.lobby, name="lobby"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/join/", views.game_join, name="game_join"),
+    path("games/<int:game_id>/cancel/", views.game_cancel, name="game_cancel"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
 ]

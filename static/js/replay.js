@@ -79,7 +79,7 @@
       roofs: roofs[ply],
       deltas: turn ? turn.points : null,
       toMove: state.status === "finished" && ply === total ? null : next || state.to_move,
-      winners: state.result && ply === total ? state.result.winners : [],
+      winners: state.result && ply === total && state.ply > 0 ? state.result.winners : [],
       teamBox: $("team-sums"),
     });
     $("replay-position").textContent = ply
@@ -107,7 +107,8 @@
       const mark = document.createElement("span");
       mark.className = "hint-mark";
       mark.title = strings.replay.hint;
-      mark.textContent = " 💡";
+      mark.appendChild(document.createTextNode(" "));
+      mark.appendChild(S.icon("hint"));
       const words = document.createElement("span");
       words.className = "visually-hidden";
       words.textContent = strings.replay.hint;

@@ -14,6 +14,7 @@ from games.models import Game, Seat
 from games.selectors import game_get, game_state
 from tests.factories import UserFactory
 from tests.games.factories import make_game
+from tests.games.services.helpers import play_best_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +113,9 @@ def test_create_two_player_game_redirects_to_the_open_game(client, user):
 
 def test_create_game_against_a_bot_starts_it(client, user):
     client.force_login(user)
-    response = client.post(reverse("lobby"), create_form(seat_2="easy", variant="classic"))
+    response = client.post(
+        reverse("lobby"), create_form(seat_2="easy", variant="classic", rated="casual")
+    )
     game = Game.objects.get()
     assert response.url == reverse("game", args=[game.pk])
     assert game.status == Game.Status.ACTIVE
@@ -145,7 +148,7 @@ def test_seats_beyond_the_number_of_players_are_ignored(client, user):
 
 def test_seat_fields_may_be_left_out_for_missing_seats(client, user):
     client.force_login(user)
-    form = create_form(players="2", seat_2="medium")
+    form = create_form(players="2", seat_2="medium", rated="casual")
     del form["seat_3"], form["seat_4"]
     response = client.post(reverse("lobby"), form)
     assert response.status_code == 302
@@ -255,8 +258,11 @@ def test_game_page_for_the_player_has_board_state_and_controls(client, user, act
 def test_game_page_draws_pieces_and_highlights_the_last_turn(client, user, active_game):
     client.force_login(user)
     content = client.get(reverse("game", args=[active_game.pk])).content.decode()
-    assert re.search(r'class="cell cell-last"[^>]*data-cell="A1" aria-label="A1: sun"', content)
-    assert re.search(r'data-cell="B1" aria-label="B1: roof of seat 1"', content)
+    assert re.search(
+        r'class="cell cell-last cell-recent seat-1"[^>]*data-cell="A1" aria-label="A1: sun"',
+        content,
+    )
+    assert re.search(r'data-cell="B1" aria-label="B1: roof of player 1"', content)
     assert 'class="piece piece-roof seat-1"' in content
     assert re.search(r'data-cell="C1" aria-label="C1: shadow"', content)
     assert re.search(r'class="cell" role="gridcell" data-cell="D1" aria-label="D1: empty"', content)
@@ -348,12 +354,13 @@ def test_finished_team_game_shows_team_result(client, user):
         mode="teams",
         bots=[(2, "easy"), (3, "easy"), (4, "easy")],
     )
+    play_best_turn(game)
     services.game_resign(game_id=game.pk, user=user)
     game = game_get(game.pk)
     assert game.status == Game.Status.FINISHED
     content = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Team 1: 0" in content
-    assert "Team 2: 0" in content
+    assert re.search(r"Team 1: \d+", content)
+    assert re.search(r"Team 2: \d+", content)
     winning_team = game.seats.get(seat=game.winners[0]).team
     assert f"Team {winning_team} wins:" in content
 
@@ -392,3 +399,12 @@ def test_replay_of_a_game_without_turns(client):
     response = client.get(reverse("game_replay", args=[game.pk]))
     assert response.status_code == 200
     assert "No turn has been played yet." in response.content.decode()
+
+
+def test_a_game_resigned_before_any_turn_is_aborted_without_a_winner(client, user):
+    game = make_game(users=[user, UserFactory(username="bob")])
+    services.game_resign(game_id=game.pk, user=user)
+    content = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Aborted: no turn was played, so nobody won." in content
+    assert 'id="result-headline">Winner' not in content
+    assert "#icon-trophy" not in content
