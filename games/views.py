@@ -344,7 +344,7 @@ def client_strings() -> dict[str, Any]:
         "pieces": {"S": _("sun"), "R": _("roof"), "H": _("shadow")},
         "status": {
             "open": _("Waiting for players to join."),
-            "your_turn": _("Your turn: choose a piece and click an empty cell."),
+            "your_turn": _("Your turn"),
             "their_turn": _("%(name)s is to move."),
             "finished": _("The game is over."),
         },
