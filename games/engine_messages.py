@@ -9,7 +9,6 @@ engine's text.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.engine import EngineError
 
@@ -57,17 +56,11 @@ def engine_error_message(exc: EngineError) -> str:
     code = exc.code
     if code == "too_many_placements":
         count = int(params.get("count", 4))
-        return ngettext(
-            "A turn places at most three pieces (%(count)s given)",
-            "A turn places at most three pieces (%(count)s given)",
-            count,
-        ) % {"count": count}
+        return _("A turn places at most three pieces (%(count)s given)") % {"count": count}
     if code == "turn_too_short":
         count = int(params.get("count", 0))
-        return ngettext(
-            "A turn places exactly three pieces (%(count)s given) unless it ends the game",
-            "A turn places exactly three pieces (%(count)s given) unless it ends the game",
-            count,
+        return _(
+            "A turn places exactly three pieces (%(count)s given) unless it ends the game"
         ) % {"count": count}
     if code == "after_end":
         code = f"after_end.{params.get('ending', '')}"

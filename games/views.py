@@ -318,6 +318,8 @@ def client_strings() -> dict[str, Any]:
     Placeholders are ``%(name)s``, filled in by the scripts."""
     return {
         "seat": _("Player %(seat)s"),
+        "seat_label": _("Player %(seat)s:"),
+        "score_label": _("Score:"),
         "team": _("Team %(team)s"),
         "bots": {
             "easy": _("Bot (easy)"),

@@ -219,7 +219,7 @@
       info.className = "seat-info";
       const name = document.createElement("div");
       name.className = "seat-name";
-      name.appendChild(hiddenText(format(s.seat, { seat: seat.seat }) + ":"));
+      name.appendChild(hiddenText(format(s.seat_label, { seat: seat.seat })));
       name.appendChild(document.createTextNode(" "));
       if (seat.username) {
         const link = document.createElement("a");
@@ -262,7 +262,7 @@
 
       const score = document.createElement("div");
       score.className = "seat-score";
-      score.appendChild(hiddenText(s.score + ":"));
+      score.appendChild(hiddenText(s.score_label));
       score.appendChild(document.createTextNode(" " + scores[index]));
       if (options.deltas && options.deltas[index]) {
         const delta = document.createElement("span");
