@@ -132,6 +132,26 @@ def _site_as_under_make_run(settings: Any, transactional_db: Any) -> None:
     settings.ALLOWED_HOSTS = ["*"]
 
 
+def off_the_loop(function: Callable[..., Any], *args: Any) -> Any:
+    """Run ``function`` in a worker thread and return its result: code that calls async_to_sync
+    (the services' broadcasts) cannot run in the thread of Playwright's event loop."""
+    result: list[Any] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(function(*args))
+        except BaseException as exc:  # re-raised in the test's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
 class Pages:
     """Opens pages in fresh browser contexts and checks, at the end, that none had a JS error."""
 
@@ -220,4 +240,4 @@ def screenshot() -> Callable[[Any, str], Path]:
     return take
 
 
-__all__ = ["DESKTOP", "PASSWORD", "PHONE", "Pages"]
+__all__ = ["DESKTOP", "PASSWORD", "PHONE", "Pages", "off_the_loop"]
