@@ -59,9 +59,9 @@ def engine_error_message(exc: EngineError) -> str:
         return _("A turn places at most three pieces (%(count)s given)") % {"count": count}
     if code == "turn_too_short":
         count = int(params.get("count", 0))
-        return _(
-            "A turn places exactly three pieces (%(count)s given) unless it ends the game"
-        ) % {"count": count}
+        return _("A turn places exactly three pieces (%(count)s given) unless it ends the game") % {
+            "count": count
+        }
     if code == "after_end":
         code = f"after_end.{params.get('ending', '')}"
     template = _templates().get(code)

@@ -56,16 +56,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     here = Path(__file__).parent
     reason = _missing()
     in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-    for item in items:
-        if Path(str(item.fspath)).is_relative_to(here):
-            # Playwright's sync API keeps an event loop in the test thread; the ORM calls the
-            # tests make there are still plain synchronous ones (Playwright's advice for Django).
-            os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-            item.add_marker(pytest.mark.browser)
-            if reason:
-                if in_ci:
-                    raise pytest.UsageError(f"{item.nodeid} {reason} (CI is set: not skipping)")
-                item.add_marker(pytest.mark.skip(reason=reason))
+    ours = [item for item in items if Path(str(item.fspath)).is_relative_to(here)]
+    # Last: Playwright's event loop stays in the main thread until the session ends, where
+    # other tests' async_to_sync and asyncio loops could not run.
+    items[:] = [item for item in items if item not in ours] + ours
+    if ours:
+        # Playwright's sync API keeps an event loop in the test thread; the ORM calls the tests
+        # make there are still plain synchronous ones (Playwright's advice for Django).
+        os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    for item in ours:
+        item.add_marker(pytest.mark.browser)
+        if reason:
+            if in_ci:
+                raise pytest.UsageError(f"{item.nodeid} {reason} (CI is set: not skipping)")
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def _free_port() -> int:
@@ -179,9 +183,7 @@ class Pages:
             client = Client()
             client.force_login(user)
             cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
-            context.add_cookies(
-                [{"name": cookie.key, "value": cookie.value, "url": self.base_url}]
-            )
+            context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": self.base_url}])
         if language:
             context.add_cookies(
                 [

@@ -48,7 +48,8 @@ def test_every_page_loads_without_a_javascript_error(pages, player, screenshot, 
         ("result", f"/games/{game.pk}/"),
     ]:
         response = page.goto(url)
-        assert response is not None and response.ok, url
+        assert response is not None, url
+        assert response.ok, url
         page.wait_for_load_state("load")
         screenshot(page, f"{name}-{width}")
         # Nothing wider than the screen: tables scroll inside their own box.

@@ -408,3 +408,69 @@ def test_a_game_resigned_before_any_turn_is_aborted_without_a_winner(client, use
     assert "Aborted: no turn was played, so nobody won." in content
     assert 'id="result-headline">Winner' not in content
     assert "#icon-trophy" not in content
+
+
+# -- the lobby that gets you playing -----------------------------------------------------------
+
+
+def test_the_lobby_defaults_to_a_casual_game_against_a_bot(client, user):
+    client.force_login(user)
+    content = client.get(reverse("lobby")).content.decode()
+    assert re.search(r'<option value="medium" selected>', content)
+    assert re.search(r'value="casual"[^>]*checked', content)
+    assert "Play a person" in content
+    response = client.post(reverse("lobby"), create_form(seat_2="medium", rated="casual"))
+    game = Game.objects.get()
+    assert response.url == reverse("game", args=[game.pk])
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_rated_needs_two_people_and_says_why(client, user):
+    client.force_login(user)
+    response = client.post(reverse("lobby"), create_form(seat_2="hard", rated="rated"))
+    assert response.status_code == 200
+    assert "A rated game needs at least two people" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_play_a_person_opens_a_game_with_an_invite_link_and_cancel(client, user):
+    client.force_login(user)
+    form = create_form(players="3", seat_2="hard", seat_3="easy", rated="rated", start="person")
+    response = client.post(reverse("lobby"), form)
+    game = Game.objects.get()
+    assert response.url == reverse("game", args=[game.pk])
+    assert game.status == Game.Status.OPEN
+    assert game.rated
+    assert not game.seats.exclude(bot_level="").exists()
+    content = client.get(response.url).content.decode()
+    assert f'value="http://testserver/games/{game.pk}/"' in content
+    assert reverse("game_cancel", args=[game.pk]) in content
+
+    response = client.post(reverse("game_cancel", args=[game.pk]))
+    assert response.url == reverse("lobby")
+    assert not Game.objects.exists()
+
+
+def test_cancel_of_someone_elses_game_changes_nothing(client, user):
+    game = make_game(players=2, start=False)
+    client.force_login(user)
+    response = client.post(reverse("game_cancel", args=[game.pk]))
+    assert response.url == reverse("game", args=[game.pk])
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert client.post(reverse("game_cancel", args=[424242])).status_code == 404
+
+
+def test_the_lobby_lists_come_alone_for_live_updates(client, user):
+    open_game = make_game(players=2, start=False)
+    response = client.get(reverse("lobby"), {"lists": "1"})
+    content = response.content.decode()
+    assert f"Join game {open_game.pk}" not in content  # anonymous: a Watch link instead
+    assert f'href="/games/{open_game.pk}/"' in content
+    assert "<html" not in content
+    assert "create-form" not in content
+
+
+def test_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response.url.endswith("img/favicon.svg")
