@@ -14,6 +14,7 @@
  *   renderSeats(box, seats, options)  the seat panels (same markup as templates/games/_seats.html)
  *   resultWords(state, strings)  {headline, reason} of a finished game
  *   icon(name)                   an inline SVG icon from the page's sprite
+ *   hintMark(strings)            the bulb of a turn played after a hint
  *
  * Board text (RULES.md): "." empty, "S" sun, "#" shadow, "1".."4" roof of that seat.
  */
@@ -187,6 +188,17 @@
     return svg;
   }
 
+  /** The bulb that marks a turn played after a hint, with its words for screen readers. */
+  function hintMark(strings) {
+    const mark = document.createElement("span");
+    mark.className = "hint-mark";
+    mark.title = strings.replay.hint;
+    mark.appendChild(document.createTextNode(" "));
+    mark.appendChild(icon("hint"));
+    mark.appendChild(hiddenText(strings.replay.hint));
+    return mark;
+  }
+
   function hiddenText(text) {
     const span = document.createElement("span");
     span.className = "visually-hidden";
@@ -325,5 +337,6 @@
     renderSeats,
     resultWords,
     icon,
+    hintMark,
   };
 })();

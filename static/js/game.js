@@ -564,18 +564,7 @@
       chip.className = "seat-chip seat-" + turn.seat;
       chip.textContent = seatLabel(turn.seat);
       who.appendChild(chip);
-      if (turn.hint) {
-        const mark = document.createElement("span");
-        mark.className = "hint-mark";
-        mark.title = strings.replay.hint;
-        mark.appendChild(S.icon("hint"));
-        const words = document.createElement("span");
-        words.className = "visually-hidden";
-        words.textContent = strings.replay.hint;
-        mark.appendChild(words);
-        who.appendChild(document.createTextNode(" "));
-        who.appendChild(mark);
-      }
+      if (turn.hint) who.appendChild(S.hintMark(strings));
       const move = document.createElement("td");
       move.className = "move-text";
       move.textContent = turn.move;

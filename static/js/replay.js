@@ -103,18 +103,7 @@
       move: turn.move,
     });
     box.appendChild(chip);
-    if (turn.hint) {
-      const mark = document.createElement("span");
-      mark.className = "hint-mark";
-      mark.title = strings.replay.hint;
-      mark.appendChild(document.createTextNode(" "));
-      mark.appendChild(S.icon("hint"));
-      const words = document.createElement("span");
-      words.className = "visually-hidden";
-      words.textContent = strings.replay.hint;
-      mark.appendChild(words);
-      box.appendChild(mark);
-    }
+    if (turn.hint) box.appendChild(S.hintMark(strings));
   }
 
   function renderTurnList() {
