@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -79,7 +79,7 @@ def register(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def lobby(request: HttpRequest) -> HttpResponse:
     """Lists of open, live and the user's games, and the form that creates a game."""
-    data = request.POST or None
+    data: QueryDict | None = request.POST or None
     if data is not None and data.get("start") == "person":
         # "Play a person": every other seat waits for a person; the game opens with an invite link.
         data = data.copy()

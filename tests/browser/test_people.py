@@ -15,6 +15,7 @@ def test_two_people_see_each_others_moves_live(pages, player, screenshot):
     alice = pages.open(player)
     bob = pages.open(UserFactory(username="bob"))
 
+    bob.goto("/play/")  # before the game exists: his lobby must show it without a reload
     alice.goto("/play/")
     alice.get_by_role("button", name="Play a person").click()
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
@@ -26,8 +27,7 @@ def test_two_people_see_each_others_moves_live(pages, player, screenshot):
     screenshot(alice, "open-game-desktop")
 
     # Bob sees the open game in his lobby without reloading it.
-    bob.goto("/play/")
-    expect(bob.get_by_role("button", name=f"Join game {game.pk}")).to_be_visible(timeout=8000)
+    expect(bob.get_by_role("button", name=f"Join game {game.pk}")).to_be_visible(timeout=12_000)
     bob.goto(invite)
     bob.get_by_role("button", name="Join this game").click()
     expect(bob.locator("#game-status")).to_have_text("alice is to move.")

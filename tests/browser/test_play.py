@@ -53,7 +53,8 @@ def test_a_bot_game_from_the_lobby_defaults_is_played_to_the_end_by_clicking(pag
         page.wait_for_function(
             "() => document.querySelector('#result-banner') || "
             "document.querySelector('#game-status').textContent === 'Your turn' && "
-            f"document.querySelectorAll('#move-list tbody tr').length >= {2 * turn_number}"
+            f"document.querySelectorAll('#move-list tbody tr').length >= {2 * turn_number}",
+            timeout=30_000,  # the bot thinks in its own thread; the machine may be busy
         )
     banner = page.get_by_role("heading", name=re.compile("^Winner|^Winners"))
     expect(banner).to_be_visible()

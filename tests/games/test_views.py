@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, Seat
 from games.selectors import game_get, game_state
+from games.views import recent_marks
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn
@@ -474,3 +475,21 @@ def test_favicon(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response.url.endswith("img/favicon.svg")
+
+
+def test_recent_marks_outline_every_turn_since_the_players_last_one():
+    state = {
+        "players": 3,
+        "turns": [
+            {"seat": 1, "move": "SA1 RB1 HC1"},
+            {"seat": 2, "move": "SD1 RE1 HF1"},
+            {"seat": 3, "move": "SA2 RB2"},
+        ],
+    }
+    # Player 1: both turns since theirs, each in the colour of its player.
+    assert recent_marks(state, 1) == {"D1": 2, "E1": 2, "F1": 2, "A2": 3, "B2": 3}
+    # Player 3 moved last: their own turn stays outlined until the next one.
+    assert recent_marks(state, 3) == {"A2": 3, "B2": 3}
+    # A watcher: the last round (players - 1 turns).
+    assert recent_marks(state, None) == {"D1": 2, "E1": 2, "F1": 2, "A2": 3, "B2": 3}
+    assert recent_marks({"players": 2, "turns": []}, 1) == {}
