@@ -24,6 +24,7 @@ def test_two_people_see_each_others_moves_live(pages, player, screenshot):
     invite = alice.get_by_role("textbox", name="Invite link").input_value()
     assert invite.endswith(f"/games/{game.pk}/")
     expect(alice.get_by_role("button", name="Cancel game")).to_be_visible()
+    expect(alice.locator("#clock-box")).to_be_hidden()  # no "–:––" clock while waiting
     screenshot(alice, "open-game-desktop")
 
     # Bob sees the open game in his lobby without reloading it.
