@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest
+.PHONY: venv run test test-browser lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest
 
 venv: $(VENV)/.installed
 
@@ -18,8 +18,13 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 siesta_site.asgi:application
 
+# Every test, the browser tests last (tests/browser/: skipped, with the reason shown, when
+# /usr/bin/chromium is missing; CI installs it). `make test-browser` runs only those.
 test: venv
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-browser: venv
+	$(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

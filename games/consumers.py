@@ -280,7 +280,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except MessageError as exc:
             await self._send_error(exc.message, message_id=message_id)
         except services.GameServiceError as exc:
-            await self._send_error(exc.message, cell=exc.cell, ply=exc.ply, message_id=message_id)
+            await self._send_error(
+                exc.message, cell=exc.cell, ply=exc.ply, code=exc.code, message_id=message_id
+            )
 
     # -- client messages --------------------------------------------------------------------------
 
@@ -422,11 +424,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         *,
         cell: str | None = None,
         ply: int | None = None,
+        code: str | None = None,
         message_id: Any = None,
     ) -> None:
         error: Message = {"type": "error", "error": text, "cell": cell, "id": message_id}
         if ply is not None:
             error["ply"] = ply
+        if code is not None:
+            error["code"] = code
         await self.send_json(error)
 
     @classmethod

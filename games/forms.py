@@ -31,6 +31,9 @@ SEAT_CHOICES = [
 
 OPPONENT_SEATS = (2, 3, 4)
 
+DEFAULT_OPPONENT = Seat.BotLevel.MEDIUM
+"""A newcomer's first game starts at once, against a bot; "Play a person" opens a game instead."""
+
 
 def seat_field_name(seat: int) -> str:
     return f"seat_{seat}"
@@ -61,8 +64,12 @@ class GameCreateForm(forms.Form):
         label=_("Rating"),
         choices=[("rated", _("Rated")), ("casual", _("Casual"))],
         coerce=lambda value: value == "rated",
-        initial="rated",
+        initial="casual",
         widget=forms.RadioSelect,
+        help_text=_(
+            "A rated game needs at least two people: games against bots alone never change "
+            "an Elo rating."
+        ),
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"),
@@ -72,13 +79,13 @@ class GameCreateForm(forms.Form):
     )
     # Not required: seats beyond the number of players are left out of the post.
     seat_2 = forms.ChoiceField(
-        label=_("Seat 2"), choices=SEAT_CHOICES, initial=PERSON, required=False
+        label=_("Player 2"), choices=SEAT_CHOICES, initial=DEFAULT_OPPONENT, required=False
     )
     seat_3 = forms.ChoiceField(
-        label=_("Seat 3"), choices=SEAT_CHOICES, initial=PERSON, required=False
+        label=_("Player 3"), choices=SEAT_CHOICES, initial=DEFAULT_OPPONENT, required=False
     )
     seat_4 = forms.ChoiceField(
-        label=_("Seat 4"), choices=SEAT_CHOICES, initial=PERSON, required=False
+        label=_("Player 4"), choices=SEAT_CHOICES, initial=DEFAULT_OPPONENT, required=False
     )
 
     def clean(self) -> dict[str, Any]:
@@ -86,7 +93,23 @@ class GameCreateForm(forms.Form):
         players = cleaned.get("players")
         if cleaned.get("mode") == Game.Mode.TEAMS and players is not None and players != 4:
             self.add_error("mode", _("Team games need 4 players."))
+        if players is not None and cleaned.get("rated") and not self._has_person(cleaned, players):
+            self.add_error(
+                "rated",
+                _(
+                    "A rated game needs at least two people: give a seat to a person, "
+                    "or play casual."
+                ),
+            )
         return cleaned
+
+    @staticmethod
+    def _has_person(cleaned: dict[str, Any], players: int) -> bool:
+        return any(
+            cleaned.get(seat_field_name(seat)) in (PERSON, "", None)
+            for seat in OPPONENT_SEATS
+            if seat <= players
+        )
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[seat_field_name(seat)] for seat in OPPONENT_SEATS]

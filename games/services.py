@@ -26,6 +26,7 @@ from django.utils.translation import ngettext
 from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
+from games.engine_messages import engine_error_message
 from games.models import Game, Seat, Turn
 from games.selectors import (
     finished_game,
@@ -39,15 +40,24 @@ from games.signals import game_finished
 
 
 class GameServiceError(Exception):
-    """A request the game refuses. ``status`` is the HTTP status an API answers with."""
+    """A request the game refuses. ``status`` is the HTTP status an API answers with; ``code``
+    is the engine's error code when the engine refused a move (``"occupied"``...), else None."""
 
     status = 400
 
-    def __init__(self, message: str, *, cell: str | None = None, ply: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        cell: str | None = None,
+        ply: int | None = None,
+        code: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.cell = cell
         self.ply = ply
+        self.code = code
 
 
 class InvalidInput(GameServiceError):
@@ -459,6 +469,12 @@ def _check_turn(game: Game, seats: Sequence[Seat], user: AbstractBaseUser | None
     return mine
 
 
+def _refusal(exc: EngineError) -> InvalidMove:
+    """The engine's refusal of a move, in the player's language, naming the same cell."""
+    cell = exc.cell if isinstance(exc, IllegalMoveError) else None
+    return InvalidMove(engine_error_message(exc), cell=cell, code=exc.code or None)
+
+
 def _check_ply(
     game: Game,
     seats: Sequence[Seat],
@@ -481,10 +497,8 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
     position = position_of(game, seats)
     try:
         points = position.play(move)
-    except IllegalMoveError as exc:
-        raise InvalidMove(str(exc), cell=exc.cell) from None
     except EngineError as exc:
-        raise InvalidMove(str(exc)) from None
+        raise _refusal(exc) from None
     played = position.history[-1]
     try:
         # No savepoint: the row lock and the ply check make a clash all but impossible, and the
@@ -571,10 +585,8 @@ def game_turn_preview(
         complete = ended is not None or placements == 3
         if complete:
             position.check(move)
-    except IllegalMoveError as exc:
-        raise InvalidMove(str(exc), cell=exc.cell) from None
     except EngineError as exc:
-        raise InvalidMove(str(exc)) from None
+        raise _refusal(exc) from None
     return {
         "points": list(points),
         "complete": complete,

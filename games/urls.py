@@ -6,6 +6,7 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
     path("accounts/register/", views.register, name="register"),
     path("play/", views.lobby, name="lobby"),

@@ -17,14 +17,21 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, redirect_to_login
 from django.contrib.staticfiles import finders
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.forms import GameCreateForm, turn_time_label
+from games.forms import (
+    OPPONENT_SEATS,
+    PERSON,
+    GameCreateForm,
+    seat_field_name,
+    turn_time_label,
+)
 from games.models import Game, Seat
 from siesta_site import throttling
 
@@ -34,6 +41,12 @@ RECENT_FINISHED = 10
 
 
 @require_GET
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the pages' ``<link rel="icon">`` says."""
+    return redirect(static("img/favicon.svg"), permanent=True)
+
+
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
@@ -126,7 +139,13 @@ def _retry_after(response: HttpResponse, wait: float) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def lobby(request: HttpRequest) -> HttpResponse:
     """Lists of open, live and the user's games, and the form that creates a game."""
-    form = GameCreateForm(request.POST or None)
+    data: QueryDict | None = request.POST or None
+    if data is not None and data.get("start") == "person":
+        # "Play a person": every other seat waits for a person; the game opens with an invite link.
+        data = data.copy()
+        for seat in OPPONENT_SEATS:
+            data[seat_field_name(seat)] = PERSON
+    form = GameCreateForm(data)
     if request.method == "POST":
         if not request.user.is_authenticated:
             messages.error(request, _("Log in to create a game."))
@@ -151,6 +170,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
             status=Game.Status.FINISHED, player=request.user.get_username()
         ).order_by("-finished_at", "-id")
         context["my_finished_games"] = _rows(finished[:RECENT_FINISHED])
+    if request.GET.get("lists"):
+        # lobby.js polls this to keep the lists live.
+        return render(request, "games/_lobby_lists.html", context)
     return render(request, "games/lobby.html", context)
 
 
@@ -183,8 +205,8 @@ def game_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(exc.message) from None
     except services.GameServiceError as exc:
         messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Game %(id)s is cancelled.") % {"id": game_id})
+        return redirect("game", game_id=game_id)
+    messages.success(request, _("Game %(id)s is cancelled.") % {"id": game_id})
     return redirect("lobby")
 
 
@@ -217,7 +239,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     state = selectors.game_state(game, seats)
     user = request.user
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
-    last_cells = _last_turn_cells(state)
+    marks = recent_marks(state, mine.seat if mine else None)
     names = {s.seat: seat_name(s) for s in seats}
     return {
         "game": game,
@@ -228,20 +250,38 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "seats": [_seat_view(s, game, mine) for s in seats],
         "team_scores": selectors.team_scores(game, seats),
         "columns": COLUMNS,
-        "board_rows": _board_rows(state["board"], last_cells),
+        "board_rows": _board_rows(state["board"], marks),
         "result": _result_view(game, seats),
+        "can_cancel": game.status == Game.Status.OPEN
+        and mine is not None
+        and mine.seat == 1
+        and user.is_authenticated,
         "strings": client_strings(),
         "has_analysis_js": finders.find("js/analysis.js") is not None,
     }
 
 
-def _last_turn_cells(state: dict[str, Any]) -> set[str]:
-    if not state["turns"]:
-        return set()
-    return {placement[1:].upper() for placement in state["turns"][-1]["move"].split()}
+def recent_marks(state: dict[str, Any], my_seat: int | None) -> dict[str, int]:
+    """Cells placed since ``my_seat``'s last turn (a watcher: in the last round), by the seat
+    that placed them; game.js draws the same outlines as the game goes on."""
+    turns = state["turns"]
+    start = max(0, len(turns) - (state["players"] - 1))
+    if my_seat is not None:
+        mine = max((i for i, t in enumerate(turns) if t["seat"] == my_seat), default=-1)
+        start = min(mine + 1, max(0, len(turns) - 1))
+    return {
+        placement[1:].upper(): turn["seat"]
+        for turn in turns[start:]
+        for placement in turn["move"].split()
+    }
 
 
-def _board_rows(board: list[str], highlighted: set[str]) -> list[dict[str, Any]]:
+def is_aborted(game: Game) -> bool:
+    """A game that ended (resigned, timed out) before anyone played a turn has no winner."""
+    return game.status == Game.Status.FINISHED and game.ply == 0
+
+
+def _board_rows(board: list[str], marks: dict[str, int]) -> list[dict[str, Any]]:
     """The board text as rows of cells for the template: name, piece kind and seat."""
     rows = []
     for index, line in enumerate(board):
@@ -254,7 +294,7 @@ def _board_rows(board: list[str], highlighted: set[str]) -> list[dict[str, Any]]
                     "name": name,
                     "kind": _piece_kind(char),
                     "seat": int(char) if char.isdigit() else None,
-                    "last": name in highlighted,
+                    "mark": marks.get(name),
                 }
             )
         rows.append({"number": number, "cells": cells})
@@ -295,7 +335,9 @@ def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:
         "hinted": seat.hinted,
         "out_reason": seat.get_out_reason_display() if seat.out_reason else "",
         "to_move": game.status == Game.Status.ACTIVE and game.to_move == seat.seat,
-        "winner": game.status == Game.Status.FINISHED and seat.seat in game.winners,
+        "winner": game.status == Game.Status.FINISHED
+        and seat.seat in game.winners
+        and not is_aborted(game),
     }
 
 
@@ -303,6 +345,14 @@ def _result_view(game: Game, seats: list[Seat]) -> dict[str, Any] | None:
     """The words of the finished game's banner."""
     if game.status != Game.Status.FINISHED:
         return None
+    reason = _("The game is over: %(reason)s.") % {"reason": game.get_end_reason_display()}
+    if is_aborted(game):
+        return {
+            "headline": _("Aborted: no turn was played, so nobody won."),
+            "reason": reason,
+            "team_scores": None,
+            "aborted": True,
+        }
     winners = [s for s in seats if s.seat in selectors.outcome_of(game, seats).winners]
     names = ", ".join(seat_name(s) for s in winners)
     sums = selectors.team_scores(game, seats)
@@ -318,7 +368,7 @@ def _result_view(game: Game, seats: list[Seat]) -> dict[str, Any] | None:
         headline = _("Winners (a draw): %(names)s") % {"names": names}
     return {
         "headline": headline,
-        "reason": _("The game is over: %(reason)s.") % {"reason": game.get_end_reason_display()},
+        "reason": reason,
         "team_scores": sums,
     }
 
@@ -328,7 +378,9 @@ def client_strings() -> dict[str, Any]:
 
     Placeholders are ``%(name)s``, filled in by the scripts."""
     return {
-        "seat": _("Seat %(seat)s"),
+        "seat": _("Player %(seat)s"),
+        "seat_label": _("Player %(seat)s:"),
+        "score_label": _("Score:"),
         "team": _("Team %(team)s"),
         "bots": {
             "easy": _("Bot (easy)"),
@@ -347,7 +399,7 @@ def client_strings() -> dict[str, Any]:
             "empty": _("%(cell)s: empty"),
             "sun": _("%(cell)s: sun"),
             "shadow": _("%(cell)s: shadow"),
-            "roof": _("%(cell)s: roof of seat %(seat)s"),
+            "roof": _("%(cell)s: roof of player %(seat)s"),
             "provisional": _("%(cell)s: %(piece)s placed this turn, not confirmed yet"),
             "hint": _("%(cell)s: the hint suggests %(piece)s"),
             "overlay": _("%(cell)s: marked %(piece)s"),
@@ -355,7 +407,7 @@ def client_strings() -> dict[str, Any]:
         "pieces": {"S": _("sun"), "R": _("roof"), "H": _("shadow")},
         "status": {
             "open": _("Waiting for players to join."),
-            "your_turn": _("Your turn: choose a piece and click an empty cell."),
+            "your_turn": _("Your turn"),
             "their_turn": _("%(name)s is to move."),
             "finished": _("The game is over."),
             "cancelled": _("This game was cancelled."),
@@ -375,7 +427,15 @@ def client_strings() -> dict[str, Any]:
         "sent": _("Turn sent."),
         "scored": _("Your turn scored %(points)s."),
         "bad_notation": _("Write placements like SF5 RF6 HF7."),
-        "hint_confirm": _("Ask for a hint? Your game will not count for rating."),
+        "hint_confirm": _("Ask for a hint? This game will then not count for your rating."),
+        "hint_ok": _("Show me a hint"),
+        "resign_ok": _("Resign"),
+        "your_turn_title": _("(Your turn)"),
+        "clock_yours": _("Your time left"),
+        "clock_of": _("Time left for %(name)s"),
+        "points_for": _("%(name)s +%(points)s"),
+        "link_copied": _("Link copied."),
+        "aborted": _("Aborted: no turn was played, so nobody won."),
         "hint_shown": _("Hint: %(move)s scores %(points)s."),
         "hint_none": _("The engine found no scoring turn for you."),
         "resign_confirm": _("Resign this game? You cannot come back to it."),

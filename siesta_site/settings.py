@@ -332,6 +332,8 @@ SIESTA_TASK_QUEUES = {
     "games.tasks.requeue_bot_turns": "periodic",
     "games.tasks.requeue_analyses": "periodic",
     "games.tasks.expire_open_games": "periodic",
+    "tournaments.tasks.sweep": "periodic",
+    "tournaments.tasks.game_ended": "periodic",
 }
 # A broker that is down must not hold up the request that enqueues after its commit for long:
 # a few quick retries, then the enqueue is logged as lost and the periodic sweeps send it again.

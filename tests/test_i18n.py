@@ -61,9 +61,9 @@ PHRASES: dict[str, dict[str, str]] = {
     },
     "leaderboard": {
         "en": "How ratings work",
-        "es": "Cómo funcionan las puntuaciones",
+        "es": "Cómo funciona el Elo",
         "de": "Wie die Wertungen funktionieren",
-        "it": "Come funzionano i punteggi",
+        "it": "Come funziona l'Elo",
         "fr": "Comment fonctionnent les classements",
     },
     "ratings_about": {

@@ -1,7 +1,8 @@
 """Errors of the API in the shape of API.md: ``{"error": message, ...}``, never a 500 for bad input.
 
 - A game service error answers with its ``.status``; an illegal move adds ``"cell"`` (or null)
-  and a stale ply adds ``"ply"`` (the game's current ply).
+  and, when the engine refused it, ``"code"`` (e.g. ``"occupied"``); a stale ply adds ``"ply"``
+  (the game's current ply). ``"error"`` is in the request's language.
 - Invalid input answers 400 with ``"error"`` (the first problem, readable on its own) and DRF's
   field errors beside it, e.g. ``{"error": "username: ...", "username": ["..."]}``.
 - Any other DRF error (malformed JSON, missing credentials, unknown route method...) keeps DRF's
@@ -27,6 +28,8 @@ def game_service_error_body(exc: GameServiceError) -> dict[str, Any]:
         body["cell"] = exc.cell
     if isinstance(exc, StalePly):
         body["ply"] = exc.ply
+    if exc.code is not None:
+        body["code"] = exc.code
     return body
 
 

@@ -81,6 +81,12 @@ class ErrorSerializer(serializers.Serializer[Any]):
 class IllegalMoveErrorSerializer(serializers.Serializer[Any]):
     error = serializers.CharField()
     cell = serializers.CharField(allow_null=True, help_text="The cell at fault, like F5.")
+    code = serializers.CharField(
+        required=False,
+        help_text="Why the engine refused the move, e.g. occupied, not_adjacent, "
+        "shadow_next_to_sun, no_point (see README, API additions). The error text is in the "
+        "request's language.",
+    )
 
 
 @extend_schema_serializer(component_name="StalePlyError")

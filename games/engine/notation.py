@@ -36,11 +36,17 @@ def parse_cell(text: str) -> Cell:
     match = _CELL_RE.fullmatch(text.strip())
     if not match:
         raise NotationError(
-            f"'{text}' is not a cell: expected a column A–L and a row 1–12, like F5"
+            f"'{text}' is not a cell: expected a column A–L and a row 1–12, like F5",
+            code="bad_cell",
+            params={"text": text},
         )
     column, row = match.group(1).upper(), int(match.group(2))
     if column not in COLUMNS or not 1 <= row <= SIZE:
-        raise NotationError(f"{column}{row} is off the board: columns are A–L and rows 1–12")
+        raise NotationError(
+            f"{column}{row} is off the board: columns are A–L and rows 1–12",
+            code="off_board",
+            params={"cell": f"{column}{row}"},
+        )
     return (row - 1) * SIZE + COLUMNS.index(column)
 
 
@@ -57,7 +63,9 @@ class Piece(enum.Enum):
             return cls(letter.upper())
         except ValueError:
             raise NotationError(
-                f"'{letter}' is not a piece: use S (sun), R (roof) or H (shadow)"
+                f"'{letter}' is not a piece: use S (sun), R (roof) or H (shadow)",
+                code="bad_piece",
+                params={"letter": letter},
             ) from None
 
 
@@ -74,7 +82,9 @@ class Placement:
         text = text.strip()
         if len(text) < 3:
             raise NotationError(
-                f"'{text}' is not a placement: expected a piece letter and a cell, like SF5"
+                f"'{text}' is not a placement: expected a piece letter and a cell, like SF5",
+                code="bad_placement",
+                params={"text": text},
             )
         return cls(Piece.from_letter(text[0]), parse_cell(text[1:]))
 
@@ -95,14 +105,19 @@ class Turn:
     def parse(cls, text: str) -> Turn:
         """Parse ``SF5 RF6 HF7``; an empty move or more than three placements is an error."""
         if not isinstance(text, str):
-            raise NotationError("a move must be a string like 'SF5 RF6 HF7'")
+            raise NotationError("a move must be a string like 'SF5 RF6 HF7'", code="move_not_text")
         tokens = text.split()
         if not tokens:
             raise NotationError(
-                "an empty move: a turn places one to three pieces, like SF5 RF6 HF7"
+                "an empty move: a turn places one to three pieces, like SF5 RF6 HF7",
+                code="empty_move",
             )
         if len(tokens) > 3:
-            raise NotationError(f"a turn places at most three pieces ({len(tokens)} given)")
+            raise NotationError(
+                f"a turn places at most three pieces ({len(tokens)} given)",
+                code="too_many_placements",
+                params={"count": len(tokens)},
+            )
         return cls(tuple(Placement.parse(token) for token in tokens))
 
     def __str__(self) -> str:

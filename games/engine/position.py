@@ -228,21 +228,27 @@ class Position:
         cell, piece = placement.cell, placement.piece
         name = cell_name(cell)
         if self.cells[cell] != EMPTY:
-            return IllegalMoveError(f"{name} is already occupied", name)
+            return _illegal(f"{name} is already occupied", name, "occupied")
         if self.occupied and not NEIGHBOUR_MASK[cell] & self.occupied:
-            return IllegalMoveError(f"{name} is not next to any piece on the board", name)
+            return _illegal(f"{name} is not next to any piece on the board", name, "not_adjacent")
         if piece is Piece.SUN:
             if self.suns <= 0:
-                return IllegalMoveError(f"no suns are left for {name}", name)
+                return _illegal(f"no suns are left for {name}", name, "no_suns_left")
             if NEIGHBOUR_MASK[cell] & self.shadow_mask:
-                return IllegalMoveError(f"a sun at {name} would be next to a shadow", name)
+                return _illegal(
+                    f"a sun at {name} would be next to a shadow", name, "sun_next_to_shadow"
+                )
         elif piece is Piece.SHADOW:
             if self.shadows <= 0:
-                return IllegalMoveError(f"no shadows are left for {name}", name)
+                return _illegal(f"no shadows are left for {name}", name, "no_shadows_left")
             if NEIGHBOUR_MASK[cell] & self.sun_mask:
-                return IllegalMoveError(f"a shadow at {name} would be next to a sun", name)
+                return _illegal(
+                    f"a shadow at {name} would be next to a sun", name, "shadow_next_to_sun"
+                )
         elif self.roofs[seat - 1] <= 0:
-            return IllegalMoveError(f"seat {seat} has no roofs left for {name}", name)
+            return _illegal(
+                f"seat {seat} has no roofs left for {name}", name, "no_roofs_left", seat=seat
+            )
         return None
 
     def place(self, placement: Placement, seat: int) -> Termination | None:
@@ -258,7 +264,9 @@ class Position:
         if code == SHADOW and not self.in_siesta(cell):
             self._remove(cell)
             name = cell_name(cell)
-            raise IllegalMoveError(f"a shadow at {name} would not be part of any siesta", name)
+            raise _illegal(
+                f"a shadow at {name} would not be part of any siesta", name, "shadow_not_in_siesta"
+            )
         return self._ending(code)
 
     def unplace(self, cell: Cell) -> None:
@@ -391,12 +399,16 @@ class Position:
             if ended is None and len(turn) != 3:
                 raise IllegalMoveError(
                     f"a turn places exactly three pieces ({len(turn)} given) "
-                    "unless it ends the game"
+                    "unless it ends the game",
+                    code="turn_too_short",
+                    params={"count": len(turn)},
                 )
             points = tuple(a - b for a, b in zip(self.worths(), before, strict=True))
             if points[seat - 1] < 1:
                 raise IllegalMoveError(
-                    f"{turn} scores no point for seat {seat}: every turn must score at least one"
+                    f"{turn} scores no point for seat {seat}: every turn must score at least one",
+                    code="no_point",
+                    params={"move": str(turn), "seat": seat},
                 )
         except IllegalMoveError:
             for placement in reversed(turn.placements):
@@ -449,7 +461,7 @@ class Position:
 
     def _seat_to_move(self) -> int:
         if self.to_move is None:
-            raise GameOverError("the game is over")
+            raise GameOverError("the game is over", code="game_over")
         return self.to_move
 
     def _check_scoring_turn(self) -> None:
@@ -469,7 +481,18 @@ def _after_end_error(ended: Termination, placement: Placement) -> IllegalMoveErr
         f"the game ended with {what[ended.value]}: no placement may follow it "
         f"({placement} is one too many)",
         cell_name(placement.cell),
+        code="after_end",
+        params={
+            "cell": cell_name(placement.cell),
+            "placement": str(placement),
+            "ending": ended.value,
+        },
     )
+
+
+def _illegal(message: str, cell: str, code: str, **params: str | int) -> IllegalMoveError:
+    """An illegal placement at ``cell``: the cell is both the error's cell and a param."""
+    return IllegalMoveError(message, cell, code=code, params={"cell": cell, **params})
 
 
 def _count(name: str, value: object) -> int:

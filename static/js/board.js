@@ -8,10 +8,13 @@
  *   parseMove(text)              "SF5 RF6 HF7" → [{piece: "S", cell: "F5"}, ...] or null
  *   moveText(placements)         the reverse
  *   boardAfter(turns, ply)       board rows (12 strings) after the first `ply` turns
- *   Board(gridElement, strings)  draws a board: .render(rows, {last, provisional, hint, overlay})
+ *   Board(gridElement, strings)  draws a board: .render(rows, {last, marks, provisional, pending,
+ *                                refused, hint, overlay})
  *   seatName(seat, strings)      the username, "Bot (medium)" or the empty-seat words
  *   renderSeats(box, seats, options)  the seat panels (same markup as templates/games/_seats.html)
  *   resultWords(state, strings)  {headline, reason} of a finished game
+ *   icon(name)                   an inline SVG icon from the page's sprite
+ *   hintMark(strings)            the bulb of a turn played after a hint
  *
  * Board text (RULES.md): "." empty, "S" sun, "#" shadow, "1".."4" roof of that seat.
  */
@@ -115,6 +118,8 @@
      */
     render(rows, options = {}) {
       const last = new Set(options.last || []);
+      const marks = options.marks || new Map(); // cell → seat whose recent turn placed it
+      const pending = new Set(options.pending || []); // provisional cells the server has not checked yet
       const extra = new Map();
       for (const [kind, list] of [
         ["overlay", options.overlay],
@@ -132,6 +137,8 @@
         cell.replaceChildren();
         cell.className = "cell";
         if (last.has(name)) cell.classList.add("cell-last");
+        if (marks.has(name)) cell.classList.add("cell-last", "cell-recent", "seat-" + marks.get(name));
+        if (options.refused === name) cell.classList.add("cell-refused");
         let label;
         if (char === "S") label = format(words.sun, { cell: name });
         else if (char === "#") label = format(words.shadow, { cell: name });
@@ -144,6 +151,7 @@
           if (added.className) piece.classList.add(added.className);
           cell.appendChild(piece);
           cell.classList.add("cell-" + added.kind);
+          if (pending.has(name)) cell.classList.add("cell-pending");
           label = format(words[added.kind], { cell: name, piece: pieces[added.piece] });
         } else if (added && added.kind === "overlay") {
           cell.classList.add("cell-overlay");
@@ -166,6 +174,29 @@
     span.textContent = text;
     if (title) span.title = title;
     return span;
+  }
+
+  /** An inline SVG icon from the page's sprite (templates/_icons.html). */
+  function icon(name) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", "icon");
+    svg.setAttribute("aria-hidden", "true");
+    const use = document.createElementNS(ns, "use");
+    use.setAttribute("href", "#icon-" + name);
+    svg.appendChild(use);
+    return svg;
+  }
+
+  /** The bulb that marks a turn played after a hint, with its words for screen readers. */
+  function hintMark(strings) {
+    const mark = document.createElement("span");
+    mark.className = "hint-mark";
+    mark.title = strings.replay.hint;
+    mark.appendChild(document.createTextNode(" "));
+    mark.appendChild(icon("hint"));
+    mark.appendChild(hiddenText(strings.replay.hint));
+    return mark;
   }
 
   function hiddenText(text) {
@@ -200,7 +231,7 @@
       info.className = "seat-info";
       const name = document.createElement("div");
       name.className = "seat-name";
-      name.appendChild(hiddenText(format(s.seat, { seat: seat.seat }) + ":"));
+      name.appendChild(hiddenText(format(s.seat_label, { seat: seat.seat })));
       name.appendChild(document.createTextNode(" "));
       if (seat.username) {
         const link = document.createElement("a");
@@ -228,7 +259,8 @@
       });
       details.appendChild(roofs);
       if (seat.hinted) {
-        const hint = badge("badge-hint", "💡", s.hinted);
+        const hint = badge("badge-hint", "", s.hinted);
+        hint.appendChild(icon("hint"));
         hint.appendChild(hiddenText(s.hinted));
         details.appendChild(hint);
       }
@@ -242,7 +274,7 @@
 
       const score = document.createElement("div");
       score.className = "seat-score";
-      score.appendChild(hiddenText(s.score + ":"));
+      score.appendChild(hiddenText(s.score_label));
       score.appendChild(document.createTextNode(" " + scores[index]));
       if (options.deltas && options.deltas[index]) {
         const delta = document.createElement("span");
@@ -274,6 +306,11 @@
   function resultWords(state, strings) {
     const result = state.result;
     if (!result) return null;
+    const reason = format(strings.game_over, {
+      reason: strings.end_reasons[result.end_reason] || result.end_reason,
+    });
+    // Ended before anyone played a turn: aborted, nobody won.
+    if (state.ply === 0 && strings.aborted) return { headline: strings.aborted, reason };
     const winners = state.seats.filter((seat) => result.winners.includes(seat.seat));
     const names = winners.map((seat) => seatName(seat, strings)).join(", ");
     let headline;
@@ -283,9 +320,6 @@
     } else {
       headline = format(winners.length === 1 ? strings.winner : strings.winners, { names });
     }
-    const reason = format(strings.game_over, {
-      reason: strings.end_reasons[result.end_reason] || result.end_reason,
-    });
     return { headline, reason };
   }
 
@@ -302,5 +336,7 @@
     seatName,
     renderSeats,
     resultWords,
+    icon,
+    hintMark,
   };
 })();

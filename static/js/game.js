@@ -1,10 +1,14 @@
 /*
  * The live game page: keeps the board in step with the server over the WebSocket
- * (/ws/games/<id>/, protocol in API.md) and lets the seat to move build, check and send a turn.
+ * (/ws/games/<id>/, protocol in API.md) and lets the player to move build, check and send a turn.
  *
  * Server → client: state (whole game + version), check (preview of the placements so far),
  * ack (our move was applied), hint, error (to the sender only, with the request id).
  * Client → server: check, move, hint, resign, sync.
+ *
+ * A click shows the piece at once ("pending"); the server's check of the placements so far
+ * confirms it or refuses it (the piece is taken back, the cell marked and the message shown
+ * above the board). The rules live in the engine only: this page never decides legality.
  *
  * Needs board.js (window.Siesta) and the json_script elements "game-state" and "game-strings".
  */
@@ -20,17 +24,22 @@
   let version = state.version;
   const mySeat = Number(page.dataset.mySeat) || null;
   const board = new S.Board(document.getElementById("board"), strings);
+  const baseTitle = document.title;
 
   const $ = (id) => document.getElementById(id);
   const controls = $("controls");
-  const messageBox = $("play-message");
+  const boardMessage = $("board-message");
+  const sideMessage = $("play-message");
   const pieceButtons = controls ? [...controls.querySelectorAll(".piece-button")] : [];
 
   let piece = "S";
-  let placements = []; // provisional placements the server has checked
-  let preview = null; // the last "check" answer for `placements`
+  let placements = []; // placements of the turn being built, shown at once
+  let checkedCount = 0; // how many of them the server's last check confirmed
+  let preview = null; // the last "check" answer, for the first `checkedCount` placements
+  let checkId = null; // the id of the check in flight (only the latest one counts)
+  let refused = null; // the cell of the last refused placement: stays marked until the next one
   let hint = []; // placements suggested by a hint, drawn outlined
-  let pending = null; // {id, kind, placements?}: one request at a time
+  let pending = null; // {id, kind}: a move or hint request in flight
   let requestCount = 0;
 
   // -- WebSocket ---------------------------------------------------------------------------------
@@ -59,7 +68,7 @@
       awaitingSnapshot = true;
       if (everOpened) {
         send({ type: "sync" });
-        showMessage(strings.reconnected, "info");
+        showSide(strings.reconnected, "info");
       }
       everOpened = true;
     });
@@ -74,12 +83,14 @@
     });
     socket.addEventListener("close", () => {
       socket = null;
-      if (pending) {
-        pending = null;
-        render();
+      pending = null;
+      if (checkId) {
+        checkId = null;
+        placements = placements.slice(0, checkedCount);
       }
+      render();
       if (state.status !== "finished") {
-        showMessage(strings.connection_lost, "error");
+        showSide(strings.connection_lost, "error");
         scheduleReconnect();
       }
     });
@@ -94,16 +105,20 @@
 
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      showMessage(strings.connection_lost, "error");
+      showSide(strings.connection_lost, "error");
       return false;
     }
     socket.send(JSON.stringify(message));
     return true;
   }
 
-  function request(kind, message, extra) {
+  function nextId(kind) {
     requestCount += 1;
-    const id = kind + "-" + requestCount;
+    return kind + "-" + requestCount;
+  }
+
+  function request(kind, message, extra) {
+    const id = nextId(kind);
     if (!send({ ...message, type: kind, id })) return;
     pending = { id, kind, ...extra };
     expectAnswer(kind === "move");
@@ -147,21 +162,18 @@
         onState(message);
         break;
       case "check":
-        if (pending && pending.id === message.id) {
-          placements = pending.placements;
+        if (message.id === checkId) {
+          checkId = null;
+          checkedCount = placements.length;
           preview = message;
-          pending = null;
-          clearMessage();
           render();
         }
         break;
       case "ack":
         if (pending && pending.id === message.id) pending = null;
-        placements = [];
-        preview = null;
-        hint = [];
+        resetTurn();
         if (mySeat && message.points) {
-          showMessage(S.format(strings.scored, { points: message.points[mySeat - 1] }), "success");
+          showSide(S.format(strings.scored, { points: message.points[mySeat - 1] }), "success");
         }
         render();
         break;
@@ -170,7 +182,7 @@
         hint = message.move ? S.parseMove(message.move) || [] : [];
         // Offer the hint in the text box: Check, then Confirm plays it.
         if (message.move && $("notation-input")) $("notation-input").value = message.move;
-        showMessage(
+        showSide(
           message.move
             ? S.format(strings.hint_shown, { move: message.move, points: message.points })
             : strings.hint_none,
@@ -179,19 +191,38 @@
         render();
         break;
       case "error":
-        if (pending && (message.id === undefined || message.id === null || message.id === pending.id)) {
-          pending = null;
-        }
-        showMessage(message.error || strings.unknown_error, "error");
-        if (message.cell) flashCell(message.cell);
-        // A stale ply: the page missed a change, so fetch the current state.
-        if (typeof message.ply === "number" && message.ply !== state.ply) send({ type: "sync" });
-        render();
+        onError(message);
         break;
       default:
         break;
     }
     if (syncTimer) answered(message);
+  }
+
+  function onError(message) {
+    const text = message.error || strings.unknown_error;
+    if (checkId && message.id === checkId) {
+      // The check of the placements so far refused one: take it back, and the ones after it.
+      checkId = null;
+      const at = placements.findIndex((p) => p.cell === message.cell);
+      placements = placements.slice(0, at >= 0 ? at : Math.max(0, placements.length - 1));
+      checkedCount = Math.min(checkedCount, placements.length);
+      if (checkedCount < placements.length || !placements.length) preview = null;
+      if (placements.length && checkedCount < placements.length) sendCheck();
+      refused = message.cell || null;
+      showBoardMessage(text);
+    } else if (typeof message.id === "string" && message.id.startsWith("check-")) {
+      return; // an older check: the latest one answers for the same placements
+    } else {
+      if (pending && (message.id === undefined || message.id === null || message.id === pending.id)) {
+        pending = null;
+      }
+      if (message.cell) refused = message.cell;
+      showBoardMessage(text);
+    }
+    // A stale ply: the page missed a change, so fetch the current state.
+    if (typeof message.ply === "number" && message.ply !== state.ply) send({ type: "sync" });
+    render();
   }
 
   function onState(message) {
@@ -212,24 +243,37 @@
   }
 
   function applyState(game, newVersion) {
+    const before = state;
     const turnChanged = game.ply !== state.ply || game.to_move !== state.to_move;
     state = game;
     version = newVersion;
     if (turnChanged) {
-      placements = [];
-      preview = null;
-      hint = [];
+      resetTurn();
+      refused = null;
       if (pending && pending.kind !== "move") pending = null;
+      announceTurn(before);
     }
     if (state.status === "finished") {
       // The finished game page shows the result banner and the replay.
       const words = S.resultWords(state, strings);
-      if (words) showMessage(words.headline + " " + words.reason, "success");
+      if (words) showSide(words.headline + " " + words.reason, "success");
       render();
       window.setTimeout(() => window.location.reload(), 1500);
       return;
     }
+    if (before.status === "open" && state.status === "active") {
+      window.location.reload(); // the players are all here: show the page of a game in play
+      return;
+    }
     render();
+  }
+
+  function resetTurn() {
+    placements = [];
+    checkedCount = 0;
+    preview = null;
+    checkId = null;
+    hint = [];
   }
 
   // -- state helpers -----------------------------------------------------------------------------
@@ -243,14 +287,12 @@
     return Boolean(seat && !seat.resigned && state.status === "active" && state.to_move === mySeat);
   }
 
-  function occupied(cell) {
-    const row = Number(cell.slice(1)) - 1;
-    const column = S.COLUMNS.indexOf(cell[0]);
-    return state.board[row][column] !== "." || placements.some((p) => p.cell === cell);
-  }
-
   function myPoints() {
     return preview && preview.points ? preview.points[mySeat - 1] : 0;
+  }
+
+  function allChecked() {
+    return !checkId && checkedCount === placements.length;
   }
 
   function turnIsWhole() {
@@ -258,73 +300,86 @@
   }
 
   function canConfirm() {
-    return isMyTurn() && !pending && placements.length > 0 && turnIsWhole() && myPoints() >= 1;
+    return (
+      isMyTurn() && !pending && placements.length > 0 && allChecked() && turnIsWhole() && myPoints() >= 1
+    );
   }
 
   function whyNotConfirm() {
     if (!isMyTurn()) return "";
     if (placements.length === 0) return strings.need["3"];
+    if (!allChecked()) return strings.checking;
     if (preview && preview.ends_game) return myPoints() >= 1 ? strings.ends_game : strings.no_point;
-    if (placements.length < 3) {
-      return strings.need[String(3 - placements.length)];
-    }
+    if (placements.length < 3) return strings.need[String(3 - placements.length)];
     return myPoints() >= 1 ? "" : strings.no_point;
+  }
+
+  function seatLabel(seatNumber) {
+    const seat = state.seats.find((s) => s.seat === seatNumber);
+    return seat ? S.seatName(seat, strings) : S.format(strings.seat, { seat: seatNumber });
   }
 
   // -- actions -----------------------------------------------------------------------------------
 
-  function checkPlacements(candidate) {
-    request("check", { move: S.moveText(candidate), ply: state.ply }, { placements: candidate });
+  function sendCheck() {
+    const id = nextId("check");
+    if (!send({ type: "check", id, move: S.moveText(placements), ply: state.ply })) {
+      placements = placements.slice(0, checkedCount);
+      return;
+    }
+    checkId = id;
   }
 
   function placeAt(cell) {
     if (!isMyTurn()) {
-      showMessage(strings.not_your_turn, "error");
+      showBoardMessage(strings.not_your_turn);
       return;
     }
     if (pending) return;
-    if (occupied(cell)) {
-      showMessage(S.format(strings.taken, { cell }), "error");
-      flashCell(cell);
-      return;
-    }
-    if (placements.length >= 3 || (preview && preview.ends_game)) {
-      showMessage(preview && preview.ends_game ? strings.ends_game : strings.turn_full, "error");
+    if (placements.some((p) => p.cell === cell)) return; // already placed this turn
+    if (placements.length >= 3 || (allChecked() && preview && preview.ends_game)) {
+      showBoardMessage(preview && preview.ends_game ? strings.ends_game : strings.turn_full);
       return;
     }
     hint = [];
-    checkPlacements([...placements, { piece, cell }]);
+    refused = null;
+    clearBoardMessage();
+    placements = [...placements, { piece, cell }];
+    sendCheck();
+    render();
   }
 
   function undo() {
     if (pending || !placements.length) return;
-    const rest = placements.slice(0, -1);
-    clearMessage();
-    if (rest.length) {
-      checkPlacements(rest);
+    placements = placements.slice(0, -1);
+    refused = null;
+    clearBoardMessage();
+    checkedCount = Math.min(checkedCount, placements.length);
+    if (placements.length) {
+      checkedCount = 0;
+      sendCheck();
     } else {
-      placements = [];
-      preview = null;
-      render();
+      resetTurn();
     }
+    render();
   }
 
   function clearAll() {
     if (pending) return;
-    placements = [];
-    preview = null;
-    clearMessage();
+    resetTurn();
+    refused = null;
+    clearBoardMessage();
     render();
   }
 
   function confirmTurn() {
     if (!canConfirm()) {
       const why = whyNotConfirm();
-      if (why) showMessage(why, "error");
+      if (why) showBoardMessage(why);
       return;
     }
-    request("move", { move: S.moveText(placements), ply: state.ply }, {});
-    showMessage(strings.sent, "info");
+    request("move", { move: S.moveText(placements), ply: state.ply });
+    showSide(strings.sent, "info");
   }
 
   function choosePiece(letter) {
@@ -337,59 +392,168 @@
   function submitNotation(event) {
     event.preventDefault();
     if (!isMyTurn()) {
-      showMessage(strings.not_your_turn, "error");
+      showBoardMessage(strings.not_your_turn);
       return;
     }
     if (pending) return;
-    const input = $("notation-input");
-    const parsed = S.parseMove(input.value);
+    const parsed = S.parseMove($("notation-input").value);
     if (!parsed || parsed.length > 3) {
-      showMessage(strings.bad_notation, "error");
+      showBoardMessage(strings.bad_notation);
       return;
     }
     hint = [];
-    checkPlacements(parsed);
+    refused = null;
+    clearBoardMessage();
+    placements = parsed;
+    checkedCount = 0;
+    preview = null;
+    sendCheck();
+    render();
+  }
+
+  /** An in-page confirmation (a <dialog>), never the browser's confirm(). */
+  function confirmInPage(text, okLabel, then) {
+    const dialog = $("confirm-dialog");
+    $("confirm-text").textContent = text;
+    $("confirm-ok").textContent = okLabel;
+    dialog.returnValue = "";
+    dialog.addEventListener(
+      "close",
+      () => {
+        if (dialog.returnValue === "ok") then();
+      },
+      { once: true }
+    );
+    dialog.showModal();
   }
 
   function askHint() {
     if (!isMyTurn() || pending) return;
-    if (!window.confirm(strings.hint_confirm)) return;
-    request("hint", {}, {});
+    confirmInPage(strings.hint_confirm, strings.hint_ok, () => request("hint", {}));
   }
 
   function resign() {
-    if (!window.confirm(strings.resign_confirm)) return;
-    send({ type: "resign" });
+    confirmInPage(strings.resign_confirm, strings.resign_ok, () => send({ type: "resign" }));
+  }
+
+  // -- following the game: title, sound, notification ---------------------------------------------
+
+  const SOUND_KEY = "siesta.sound";
+  const NOTIFY_KEY = "siesta.notify";
+
+  function stored(key) {
+    try {
+      return window.localStorage.getItem(key) === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function store(key, on) {
+    try {
+      window.localStorage.setItem(key, on ? "on" : "off");
+    } catch (error) {
+      /* private mode: the choice lasts for this page only */
+    }
+  }
+
+  let audio = null;
+
+  function beep() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = 660;
+      gain.gain.setValueAtTime(0.0001, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start();
+      oscillator.stop(audio.currentTime + 0.3);
+    } catch (error) {
+      /* no sound device */
+    }
+  }
+
+  function announceTurn(before) {
+    if (state.ply > before.ply && $("sound-toggle") && $("sound-toggle").checked) beep();
+    if (isMyTurn() && document.hidden && $("notify-toggle") && $("notify-toggle").checked) {
+      if ("Notification" in window && Notification.permission === "granted") {
+        try {
+          new Notification(strings.your_turn_title, { body: baseTitle, tag: "siesta-turn" });
+        } catch (error) {
+          /* some browsers only notify from a service worker */
+        }
+      }
+    }
+  }
+
+  function setUpToggles() {
+    const sound = $("sound-toggle");
+    if (sound) {
+      sound.checked = stored(SOUND_KEY);
+      sound.addEventListener("change", () => store(SOUND_KEY, sound.checked));
+    }
+    const notify = $("notify-toggle");
+    if (notify) {
+      if (!("Notification" in window)) {
+        notify.closest("label").hidden = true;
+        return;
+      }
+      notify.checked = stored(NOTIFY_KEY) && Notification.permission === "granted";
+      notify.addEventListener("change", () => {
+        if (!notify.checked) {
+          store(NOTIFY_KEY, false);
+          return;
+        }
+        Notification.requestPermission().then((answer) => {
+          notify.checked = answer === "granted";
+          store(NOTIFY_KEY, notify.checked);
+        });
+      });
+    }
   }
 
   // -- drawing -----------------------------------------------------------------------------------
 
-  let messageTimer = null;
-
-  function showMessage(text, kind) {
-    if (!messageBox) return;
-    window.clearTimeout(messageTimer);
-    messageBox.textContent = text;
-    messageBox.className = "play-message play-message-" + (kind || "info");
-    messageBox.hidden = false;
+  function showSide(text, kind) {
+    if (!sideMessage) return;
+    sideMessage.textContent = text;
+    sideMessage.className = "play-message play-message-" + (kind || "info");
   }
 
-  function clearMessage() {
-    if (!messageBox) return;
-    messageBox.textContent = "";
-    messageBox.className = "play-message";
+  /** A refusal, shown over the board where the eye is; it stays until the next placement. */
+  function showBoardMessage(text) {
+    boardMessage.textContent = text;
   }
 
-  function flashCell(cell) {
-    const element = board.cells.get(String(cell).toUpperCase());
-    if (!element) return;
-    element.classList.add("cell-error");
-    window.setTimeout(() => element.classList.remove("cell-error"), 1600);
+  function clearBoardMessage() {
+    boardMessage.textContent = "";
   }
 
-  function lastTurnCells() {
-    const last = state.turns[state.turns.length - 1];
-    return last ? (S.parseMove(last.move) || []).map((p) => p.cell) : [];
+  /** Cells of every turn since my last one (a spectator: the last round), by the seat that moved. */
+  function recentMarks() {
+    const marks = new Map();
+    const turns = state.turns;
+    let start = Math.max(0, turns.length - (state.players - 1));
+    if (mySeat) {
+      let mine = -1;
+      for (let i = turns.length - 1; i >= 0; i -= 1) {
+        if (turns[i].seat === mySeat) {
+          mine = i;
+          break;
+        }
+      }
+      start = mine + 1;
+      if (start >= turns.length && turns.length) start = turns.length - 1; // my own turn was last
+    }
+    for (const turn of turns.slice(start)) {
+      for (const p of S.parseMove(turn.move) || []) marks.set(p.cell, turn.seat);
+    }
+    return marks;
   }
 
   function statusText() {
@@ -397,14 +561,76 @@
     if (state.status === "finished") return strings.status.finished;
     if (state.status === "cancelled") return strings.status.cancelled;
     if (isMyTurn()) return strings.status.your_turn;
-    const seat = state.seats.find((s) => s.seat === state.to_move);
-    return seat ? S.format(strings.status.their_turn, { name: S.seatName(seat, strings) }) : "";
+    return S.format(strings.status.their_turn, { name: seatLabel(state.to_move) });
+  }
+
+  function renderStatus() {
+    const status = $("game-status");
+    status.replaceChildren();
+    if (state.status === "active" && state.to_move) {
+      const dot = document.createElement("span");
+      dot.className = "turn-dot seat-" + state.to_move;
+      dot.setAttribute("aria-hidden", "true");
+      status.appendChild(dot);
+    }
+    status.appendChild(document.createTextNode(statusText()));
+    status.classList.toggle("is-mine", isMyTurn());
+    document.title = isMyTurn() ? strings.your_turn_title + " " + baseTitle : baseTitle;
+  }
+
+  function renderMoves() {
+    const body = $("move-list").querySelector("tbody");
+    body.replaceChildren();
+    const marks = recentMarks();
+    const recentPlies = new Set();
+    for (const turn of state.turns) {
+      for (const p of S.parseMove(turn.move) || []) {
+        if (marks.get(p.cell) === turn.seat) recentPlies.add(turn.ply);
+      }
+    }
+    for (const turn of state.turns) {
+      const row = document.createElement("tr");
+      if (recentPlies.has(turn.ply)) row.className = "is-recent seat-" + turn.seat;
+      const number = document.createElement("td");
+      number.textContent = turn.ply;
+      const who = document.createElement("td");
+      const chip = document.createElement("span");
+      chip.className = "seat-chip seat-" + turn.seat;
+      chip.textContent = seatLabel(turn.seat);
+      who.appendChild(chip);
+      if (turn.hint) who.appendChild(S.hintMark(strings));
+      const move = document.createElement("td");
+      move.className = "move-text";
+      move.textContent = turn.move;
+      const points = document.createElement("td");
+      points.className = "points-col";
+      const own = turn.points[turn.seat - 1];
+      points.textContent = "+" + own;
+      if (own) points.classList.add("has-points");
+      const others = turn.points
+        .map((value, index) => ({ value, seat: index + 1 }))
+        .filter((p) => p.value && p.seat !== turn.seat);
+      if (others.length) {
+        points.title = others
+          .map((p) => S.format(strings.points_for, { name: seatLabel(p.seat), points: p.value }))
+          .join(", ");
+        points.textContent += " (" + others.map((p) => "+" + p.value).join(" ") + ")";
+      }
+      row.append(number, who, move, points);
+      body.appendChild(row);
+    }
+    $("no-moves").hidden = state.turns.length > 0;
+    const box = body.closest(".turn-list-box");
+    box.scrollTop = box.scrollHeight;
   }
 
   function render() {
+    const waiting = placements.slice(checkedCount).map((p) => p.cell);
     board.render(state.board, {
-      last: lastTurnCells(),
+      marks: recentMarks(),
       provisional: placements,
+      pending: waiting,
+      refused,
       hint,
       seat: mySeat || 1,
     });
@@ -418,7 +644,8 @@
     });
     $("supply-suns").textContent = state.supply.suns;
     $("supply-shadows").textContent = state.supply.shadows;
-    $("game-status").textContent = statusText();
+    renderStatus();
+    renderMoves();
     renderControls();
     updateFocusable();
     tick();
@@ -430,6 +657,7 @@
     const seat = mySeatState();
     const playing = Boolean(seat && !seat.resigned && state.status === "active");
     controls.hidden = !playing;
+    $("more-controls").hidden = !playing;
     controls.classList.toggle("is-waiting", !myTurn);
     for (const button of pieceButtons) button.disabled = !myTurn;
     $("undo-button").disabled = !myTurn || Boolean(pending) || !placements.length;
@@ -441,15 +669,18 @@
     $("notation-form").querySelector("button").disabled = !myTurn || Boolean(pending);
 
     const summary = $("placements");
-    if (pending && pending.kind === "check") {
-      summary.textContent = strings.checking;
-    } else if (placements.length && preview) {
-      summary.textContent =
-        S.moveText(placements) + " — " + S.format(strings.preview, { points: myPoints() });
-    } else {
+    if (!myTurn) {
       summary.textContent = "";
+    } else if (placements.length && allChecked() && preview) {
+      const why = whyNotConfirm();
+      summary.textContent =
+        S.moveText(placements) +
+        " — " +
+        S.format(strings.preview, { points: myPoints() }) +
+        (why ? " " + why : "");
+    } else {
+      summary.textContent = whyNotConfirm();
     }
-    $("confirm-why").textContent = myTurn ? whyNotConfirm() : "";
   }
 
   // -- clock -------------------------------------------------------------------------------------
@@ -466,6 +697,9 @@
       return;
     }
     box.hidden = false;
+    $("clock-label").textContent = isMyTurn()
+      ? strings.clock_yours
+      : S.format(strings.clock_of, { name: seatLabel(state.to_move) });
     const left = Math.max(0, Math.floor((Date.parse(state.deadline) - Date.now()) / 1000));
     const days = Math.floor(left / 86400);
     const hours = Math.floor((left % 86400) / 3600);
@@ -476,7 +710,7 @@
     const clock = $("clock");
     clock.textContent = text;
     clock.setAttribute("datetime", state.deadline);
-    box.classList.toggle("clock-low", left <= 10);
+    box.className = "clock seat-" + state.to_move + (left <= 10 ? " clock-low" : "");
   }
 
   // -- keyboard and pointer ----------------------------------------------------------------------
@@ -522,7 +756,7 @@
   document.addEventListener("keydown", (event) => {
     if (!controls || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
-    if (target.closest && target.closest("input, textarea, select")) return;
+    if (target.closest && target.closest("input, textarea, select, dialog")) return;
     const letter = event.key.toUpperCase();
     if (["S", "R", "H"].includes(letter) && isMyTurn()) {
       choosePiece(letter);
@@ -544,6 +778,22 @@
     $("notation-form").addEventListener("submit", submitNotation);
   }
 
+  const copy = $("copy-invite");
+  if (copy) {
+    copy.addEventListener("click", () => {
+      const input = $("invite-link");
+      input.select();
+      const done = () => showSide(strings.link_copied, "success");
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(input.value).then(done, () => document.execCommand("copy"));
+      } else {
+        document.execCommand("copy");
+        done();
+      }
+    });
+  }
+
+  setUpToggles();
   render();
   window.setInterval(tick, 1000);
   if (state.status !== "finished") connect();

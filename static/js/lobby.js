@@ -1,29 +1,73 @@
 /*
- * The lobby's "new game" form: show only the seats the chosen number of players has, and offer
- * teams only with 4 players (the server checks both again).
+ * The lobby: the "new game" form shows only the seats the chosen number of players has, offers
+ * teams only with 4 players and Rated only when a seat is left to a person (the server checks all
+ * three again); the game lists refresh themselves every few seconds while the page is visible.
  */
 (function () {
   "use strict";
 
-  const form = document.getElementById("create-form");
-  if (!form) return;
-  const players = form.elements.namedItem("players");
-  const mode = form.elements.namedItem("mode");
+  const POLL_MS = 5000;
 
-  function update() {
-    const count = Number(players.value);
-    for (const field of form.querySelectorAll(".seat-field")) {
-      const shown = Number(field.dataset.seat) <= count;
-      field.hidden = !shown;
-      field.querySelector("select").disabled = !shown;
-    }
-    const teams = mode.querySelector('option[value="teams"]');
-    if (teams) {
-      teams.disabled = count !== 4;
-      if (count !== 4 && mode.value === "teams") mode.value = "ffa";
+  const form = document.getElementById("create-form");
+  if (form) {
+    const players = form.elements.namedItem("players");
+    const mode = form.elements.namedItem("mode");
+    const rated = form.querySelector('input[name="rated"][value="rated"]');
+    const casual = form.querySelector('input[name="rated"][value="casual"]');
+
+    const update = () => {
+      const count = Number(players.value);
+      let person = false;
+      for (const field of form.querySelectorAll(".seat-field")) {
+        const shown = Number(field.dataset.seat) <= count;
+        const select = field.querySelector("select");
+        field.hidden = !shown;
+        select.disabled = !shown;
+        if (shown && select.value === "person") person = true;
+      }
+      const teams = mode.querySelector('option[value="teams"]');
+      if (teams) {
+        teams.disabled = count !== 4;
+        if (count !== 4 && mode.value === "teams") mode.value = "ffa";
+      }
+      if (rated && casual) {
+        rated.disabled = !person;
+        if (!person && rated.checked) casual.checked = true;
+      }
+    };
+
+    form.addEventListener("change", update);
+    update();
+    // "Play a person" leaves every seat to a person, so Rated may be chosen for it.
+    const personButton = document.getElementById("person-button");
+    if (personButton && rated) {
+      personButton.addEventListener("click", () => {
+        rated.disabled = false;
+      });
     }
   }
 
-  players.addEventListener("change", update);
-  update();
+  const lists = document.getElementById("lobby-lists");
+  if (!lists || !window.fetch) return;
+
+  async function refresh() {
+    if (document.hidden) return;
+    try {
+      const response = await fetch(lists.dataset.url, {
+        headers: { "X-Requested-With": "fetch" },
+        credentials: "same-origin",
+      });
+      if (!response.ok) return;
+      const html = await response.text();
+      // Each render masks the CSRF token anew: compare without it, so that an unchanged list
+      // (and the focus in it) stays as it is.
+      const bare = (text) => text.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").trim();
+      if (bare(html) !== bare(lists.innerHTML)) lists.innerHTML = html;
+    } catch (error) {
+      /* offline for a moment: try again at the next tick */
+    }
+  }
+
+  window.setInterval(refresh, POLL_MS);
+  document.addEventListener("visibilitychange", refresh);
 })();

@@ -79,7 +79,7 @@
       roofs: roofs[ply],
       deltas: turn ? turn.points : null,
       toMove: state.status === "finished" && ply === total ? null : next || state.to_move,
-      winners: state.result && ply === total ? state.result.winners : [],
+      winners: state.result && ply === total && state.ply > 0 ? state.result.winners : [],
       teamBox: $("team-sums"),
     });
     $("replay-position").textContent = ply
@@ -103,17 +103,7 @@
       move: turn.move,
     });
     box.appendChild(chip);
-    if (turn.hint) {
-      const mark = document.createElement("span");
-      mark.className = "hint-mark";
-      mark.title = strings.replay.hint;
-      mark.textContent = " 💡";
-      const words = document.createElement("span");
-      words.className = "visually-hidden";
-      words.textContent = strings.replay.hint;
-      mark.appendChild(words);
-      box.appendChild(mark);
-    }
+    if (turn.hint) box.appendChild(S.hintMark(strings));
   }
 
   function renderTurnList() {

@@ -544,3 +544,24 @@ async def test_check_is_for_the_player_to_move_at_the_current_ply(connect, table
     assert (await receive(first))["ply"] == 0
     await first.send_json_to({"type": "check", "move": "SF5", "ply": 0})
     assert (await receive(first))["ok"] is True
+
+
+async def test_a_refusal_carries_the_engine_code_in_the_players_language(table):
+    """The error frame names the cell, gives the engine's code, and speaks the page's language
+    (the language cookie), in the site's words."""
+    (_, session), *_ = await database_sync_to_async(session_headers)(table.first)
+    cookie = session + f"; {django_settings.LANGUAGE_COOKIE_NAME}=es".encode()
+    socket = WebsocketCommunicator(
+        application, f"/ws/games/{table.game.pk}/", [SAME_ORIGIN, (b"cookie", cookie)]
+    )
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    try:
+        await receive_state(socket)
+        await socket.send_json_to({"type": "check", "move": "SF6 HF7", "id": "c1"})
+        error = await receive(socket)
+        assert (error["type"], error["id"], error["cell"]) == ("error", "c1", "F7")
+        assert error["code"] == "shadow_next_to_sun"
+        assert error["error"] == "Una sombra en F7 quedaría junto a un sol"
+    finally:
+        await socket.disconnect(timeout=TIMEOUT)

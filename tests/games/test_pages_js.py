@@ -18,6 +18,7 @@ from games.selectors import game_get, game_state, position_of
 from games.views import client_strings
 from tests.factories import UserFactory
 from tests.games.factories import make_game
+from tests.games.services.helpers import play_best_turn
 
 NODE = shutil.which("node")
 BOARD_JS = Path(settings.BASE_DIR) / "static" / "js" / "board.js"
@@ -81,9 +82,22 @@ def test_board_after_every_turn_matches_the_server():
 def test_result_words_match_the_server_banner():
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = make_game(users=[alice, bob])
+    play_best_turn(game)
     services.game_resign(game_id=game.pk, user=alice)
     state = game_state(game_get(game.pk))
     with translation.override("en"):
         strings = json.loads(json.dumps(client_strings(), default=str))
     words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
     assert words == {"headline": "Winner: bob", "reason": "The game is over: resignation."}
+
+
+@pytest.mark.django_db
+def test_result_words_of_an_aborted_game_name_no_winner():
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = make_game(users=[alice, bob])
+    services.game_resign(game_id=game.pk, user=alice)
+    state = game_state(game_get(game.pk))
+    with translation.override("en"):
+        strings = json.loads(json.dumps(client_strings(), default=str))
+    words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
+    assert words["headline"] == "Aborted: no turn was played, so nobody won."

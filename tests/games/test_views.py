@@ -12,8 +12,10 @@ from django.urls import reverse
 from games import services
 from games.models import Game, Seat
 from games.selectors import game_get, game_state
+from games.views import recent_marks
 from tests.factories import UserFactory
 from tests.games.factories import make_game
+from tests.games.services.helpers import play_best_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +114,9 @@ def test_create_two_player_game_redirects_to_the_open_game(client, user):
 
 def test_create_game_against_a_bot_starts_it(client, user):
     client.force_login(user)
-    response = client.post(reverse("lobby"), create_form(seat_2="easy", variant="classic"))
+    response = client.post(
+        reverse("lobby"), create_form(seat_2="easy", variant="classic", rated="casual")
+    )
     game = Game.objects.get()
     assert response.url == reverse("game", args=[game.pk])
     assert game.status == Game.Status.ACTIVE
@@ -145,7 +149,7 @@ def test_seats_beyond_the_number_of_players_are_ignored(client, user):
 
 def test_seat_fields_may_be_left_out_for_missing_seats(client, user):
     client.force_login(user)
-    form = create_form(players="2", seat_2="medium")
+    form = create_form(players="2", seat_2="medium", rated="casual")
     del form["seat_3"], form["seat_4"]
     response = client.post(reverse("lobby"), form)
     assert response.status_code == 302
@@ -255,8 +259,11 @@ def test_game_page_for_the_player_has_board_state_and_controls(client, user, act
 def test_game_page_draws_pieces_and_highlights_the_last_turn(client, user, active_game):
     client.force_login(user)
     content = client.get(reverse("game", args=[active_game.pk])).content.decode()
-    assert re.search(r'class="cell cell-last"[^>]*data-cell="A1" aria-label="A1: sun"', content)
-    assert re.search(r'data-cell="B1" aria-label="B1: roof of seat 1"', content)
+    assert re.search(
+        r'class="cell cell-last cell-recent seat-1"[^>]*data-cell="A1" aria-label="A1: sun"',
+        content,
+    )
+    assert re.search(r'data-cell="B1" aria-label="B1: roof of player 1"', content)
     assert 'class="piece piece-roof seat-1"' in content
     assert re.search(r'data-cell="C1" aria-label="C1: shadow"', content)
     assert re.search(r'class="cell" role="gridcell" data-cell="D1" aria-label="D1: empty"', content)
@@ -348,12 +355,13 @@ def test_finished_team_game_shows_team_result(client, user):
         mode="teams",
         bots=[(2, "easy"), (3, "easy"), (4, "easy")],
     )
+    play_best_turn(game)
     services.game_resign(game_id=game.pk, user=user)
     game = game_get(game.pk)
     assert game.status == Game.Status.FINISHED
     content = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Team 1: 0" in content
-    assert "Team 2: 0" in content
+    assert re.search(r"Team 1: \d+", content)
+    assert re.search(r"Team 2: \d+", content)
     winning_team = game.seats.get(seat=game.winners[0]).team
     assert f"Team {winning_team} wins:" in content
 
@@ -392,3 +400,97 @@ def test_replay_of_a_game_without_turns(client):
     response = client.get(reverse("game_replay", args=[game.pk]))
     assert response.status_code == 200
     assert "No turn has been played yet." in response.content.decode()
+
+
+def test_a_game_resigned_before_any_turn_is_aborted_without_a_winner(client, user):
+    game = make_game(users=[user, UserFactory(username="bob")])
+    services.game_resign(game_id=game.pk, user=user)
+    content = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Aborted: no turn was played, so nobody won." in content
+    assert 'id="result-headline">Winner' not in content
+    assert "#icon-trophy" not in content
+
+
+# -- the lobby that gets you playing -----------------------------------------------------------
+
+
+def test_the_lobby_defaults_to_a_casual_game_against_a_bot(client, user):
+    client.force_login(user)
+    content = client.get(reverse("lobby")).content.decode()
+    assert re.search(r'<option value="medium" selected>', content)
+    assert re.search(r'value="casual"[^>]*checked', content)
+    assert "Play a person" in content
+    response = client.post(reverse("lobby"), create_form(seat_2="medium", rated="casual"))
+    game = Game.objects.get()
+    assert response.url == reverse("game", args=[game.pk])
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_rated_needs_two_people_and_says_why(client, user):
+    client.force_login(user)
+    response = client.post(reverse("lobby"), create_form(seat_2="hard", rated="rated"))
+    assert response.status_code == 200
+    assert "A rated game needs at least two people" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_play_a_person_opens_a_game_with_an_invite_link_and_cancel(client, user):
+    client.force_login(user)
+    form = create_form(players="3", seat_2="hard", seat_3="easy", rated="rated", start="person")
+    response = client.post(reverse("lobby"), form)
+    game = Game.objects.get()
+    assert response.url == reverse("game", args=[game.pk])
+    assert game.status == Game.Status.OPEN
+    assert game.rated
+    assert not game.seats.exclude(bot_level="").exists()
+    content = client.get(response.url).content.decode()
+    assert f'value="http://testserver/games/{game.pk}/"' in content
+    assert reverse("game_cancel", args=[game.pk]) in content
+
+    response = client.post(reverse("game_cancel", args=[game.pk]))
+    assert response.url == reverse("lobby")
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+
+
+def test_cancel_of_someone_elses_game_changes_nothing(client, user):
+    game = make_game(players=2, start=False)
+    client.force_login(user)
+    response = client.post(reverse("game_cancel", args=[game.pk]))
+    assert response.url == reverse("game", args=[game.pk])
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert client.post(reverse("game_cancel", args=[424242])).status_code == 404
+
+
+def test_the_lobby_lists_come_alone_for_live_updates(client, user):
+    open_game = make_game(players=2, start=False)
+    response = client.get(reverse("lobby"), {"lists": "1"})
+    content = response.content.decode()
+    assert f"Join game {open_game.pk}" not in content  # anonymous: a Watch link instead
+    assert f'href="/games/{open_game.pk}/"' in content
+    assert "<html" not in content
+    assert "create-form" not in content
+
+
+def test_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response.url.endswith("img/favicon.svg")
+
+
+def test_recent_marks_outline_every_turn_since_the_players_last_one():
+    state = {
+        "players": 3,
+        "turns": [
+            {"seat": 1, "move": "SA1 RB1 HC1"},
+            {"seat": 2, "move": "SD1 RE1 HF1"},
+            {"seat": 3, "move": "SA2 RB2"},
+        ],
+    }
+    # Player 1: both turns since theirs, each in the colour of its player.
+    assert recent_marks(state, 1) == {"D1": 2, "E1": 2, "F1": 2, "A2": 3, "B2": 3}
+    # Player 3 moved last: their own turn stays outlined until the next one.
+    assert recent_marks(state, 3) == {"A2": 3, "B2": 3}
+    # A watcher: the last round (players - 1 turns).
+    assert recent_marks(state, None) == {"D1": 2, "E1": 2, "F1": 2, "A2": 3, "B2": 3}
+    assert recent_marks({"players": 2, "turns": []}, 1) == {}

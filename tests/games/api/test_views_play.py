@@ -61,16 +61,18 @@ def test_move_is_pushed_to_watchers(active_game, alice, django_capture_on_commit
 
 
 @pytest.mark.parametrize(
-    ("move", "cell", "error"),
+    ("move", "cell", "error", "code"),
     [
-        ("SA1 RF6 HC1", "F6", "F6 is not next to any piece on the board"),
-        ("SA1 SA1 HC1", "A1", "A1 is already occupied"),
-        ("SM1 RB1 HC1", None, "M1 is off the board"),
-        ("SA1", None, "three pieces"),
-        ("XX", None, "'XX' is not a placement"),
+        ("SA1 RF6 HC1", "F6", "F6 is not next to any piece on the board", "not_adjacent"),
+        ("SA1 SA1 HC1", "A1", "A1 is already occupied", "occupied"),
+        ("SM1 RB1 HC1", None, "M1 is off the board", "off_board"),
+        ("SA1", None, "three pieces", "turn_too_short"),
+        ("XX", None, "'XX' is not a placement", "bad_placement"),
     ],
 )
-def test_illegal_move_names_the_cell_and_changes_nothing(active_game, alice, move, cell, error):
+def test_illegal_move_names_the_cell_and_changes_nothing(
+    active_game, alice, move, cell, error, code
+):
     before = state(active_game)
 
     response = token_client(alice).post(
@@ -79,8 +81,9 @@ def test_illegal_move_names_the_cell_and_changes_nothing(active_game, alice, mov
 
     assert response.status_code == 400
     body = response.json()
-    assert set(body) == {"error", "cell"}
+    assert set(body) == {"error", "cell", "code"}
     assert body["cell"] == cell
+    assert body["code"] == code
     assert error in body["error"]
     assert state(active_game) == before
     assert not Turn.objects.filter(game=active_game).exists()
@@ -381,3 +384,18 @@ def test_move_after_the_deadline_is_409_and_the_player_times_out(active_game, al
         "timeout",
         0,
     )
+
+
+def test_an_illegal_move_is_refused_in_the_players_language(active_game, alice):
+    response = token_client(alice).post(
+        url(active_game.pk, "moves"),
+        {"move": "SA1 SA1 HC1", "ply": 0},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "occupied"
+    assert body["cell"] == "A1"
+    assert "A1" in body["error"]
+    assert "occupied" not in body["error"]

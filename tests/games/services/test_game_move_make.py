@@ -110,7 +110,7 @@ def test_the_deadline_is_dropped_while_a_bot_is_to_move():
         ("SA1 SA1 HC1", "A1", "A1 is already occupied"),
         ("HA1 RB1 SC1", "A1", "shadow at A1 would not be part of any siesta"),
         ("SA1 RB1 HB2", "B2", "shadow at B2"),
-        ("SA1 SA2 SA3", None, "scores no point for seat 1"),
+        ("SA1 SA2 SA3", None, "scores no point for player 1"),
         ("SA1", None, "three pieces"),
         ("SA1 RB1 HC1 SD1", None, "at most three"),
         ("SM1 RB1 HC1", None, "M1 is off the board"),

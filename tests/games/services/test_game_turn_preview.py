@@ -92,7 +92,7 @@ def test_a_turn_that_ends_the_game_is_complete_and_says_so():
         ("SA1 RB1 HC1 SD1", None, "at most three"),
         ("SM1", None, "M1 is off the board"),
         ("XX", None, "'XX' is not a placement"),
-        ("", None, "an empty move"),
+        ("", None, "empty move"),
     ],
 )
 def test_errors_name_the_cell_and_store_nothing(move: str, cell: str | None, error: str):
