@@ -154,7 +154,7 @@ def tournament_create(
             max_players=max_players,
             min_players=min_players,
             schedule=schedule,
-            created_by=user if user is not None and user.is_authenticated else None,
+            created_by_id=user.pk if user is not None and user.is_authenticated else None,
         )
         _publish(tournament)
     return tournament
@@ -174,7 +174,7 @@ def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament
             return tournament
         if tournament.players.count() >= tournament.max_players:
             raise Conflict(_("This tournament is full."))
-        TournamentPlayer.objects.create(tournament=tournament, user=user)
+        TournamentPlayer.objects.create(tournament=tournament, user_id=user.pk)
         _publish(tournament)
     return tournament
 
