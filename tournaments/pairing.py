@@ -26,9 +26,13 @@ import networkx as nx
 # sixths): 1200 = lcm(2, 4, 6) * 100.
 _POINT_GRID = 1200
 # Node budgets of the 3-4 seat search (see README "Pairing" for the time they take).
-ORDERED_BUDGET = 20_000
-FEASIBILITY_BUDGET = 60_000
-FALLBACK_BUDGET = 20_000
+# A node is one step of a search (a seat tried or a table checked), a few microseconds.
+TOTAL_BUDGET = 60_000  # every search of one round together
+ORDERED_BUDGET = 8_000  # a first rematch-free split in rank order, fewest tables
+IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
+FEASIBILITY_BUDGET = 35_000  # the most-constrained-first searches, all table counts together
+FALLBACK_BUDGET = 20_000  # per table count, when some rematch is unavoidable
+IMPROVE_SWEEPS = 8  # sweeps of the local search over every pair of tables
 
 
 @dataclass(frozen=True)
@@ -115,20 +119,24 @@ class _Plan:
 
     byes: int
     table_counts: tuple[int, ...]  # every valid number of tables, fewest first
+    exact: bool = False  # every table has k seats
 
     def sizes(self, n: int, k: int, tables: int) -> tuple[int, int]:
         """(tables of k seats, tables of k - 1 seats) for `tables` tables."""
         seated = n - self.byes
-        if k == 2:
+        if k == 2 or self.exact:
             return tables, 0
         return seated - tables * (k - 1), tables * k - seated
 
 
-def _plan(n: int, k: int) -> _Plan:
-    """The fewest byes such that the rest sits at tables of k or k - 1 seats (never fewer than 2).
+def _plan(n: int, k: int, exact: bool = False) -> _Plan:
+    """The fewest byes such that the rest sits at tables of k or k - 1 seats (never fewer than 2;
+    `exact`: of k seats).
 
     A field smaller than any allowed table (2 players, 4 seats) sits at one table rather than
-    getting a round of byes."""
+    getting a round of byes (not when `exact`)."""
+    if exact:
+        return _Plan(n % k, (n // k,), exact=True) if n >= k else _Plan(n, ())
     for byes in range(n + 1):
         seated = n - byes
         if seated == 0:
@@ -168,13 +176,23 @@ def swiss_round(players: Sequence[PairingPlayer], table_size: int) -> RoundPairi
     never a repeat meeting when some split avoids it (2 seats: networkx max-weight matching; 3-4
     seats: exact search for a repeat-free split for fields up to a few dozen, else fewest
     repeats). Tables are listed best-ranked first; seats within a table follow the ranking."""
+    return _swiss(players, table_size, exact=False)
+
+
+def swiss_round_exact(players: Sequence[PairingPlayer], table_size: int) -> RoundPairing:
+    """`swiss_round` with every table of exactly `table_size` seats (team games need 4): the
+    remainder of the field rests, by the same bye rule."""
+    return _swiss(players, table_size, exact=True)
+
+
+def _swiss(players: Sequence[PairingPlayer], table_size: int, *, exact: bool) -> RoundPairing:
     if table_size < 2:
         raise ValueError(f"table_size must be at least 2, not {table_size}")
     _check_unique([p.id for p in players])
     n = len(players)
     if n == 0:
         return RoundPairing(tables=(), byes=())
-    plan = _plan(n, table_size)
+    plan = _plan(n, table_size, exact)
     if not plan.table_counts:
         return RoundPairing(tables=(), byes=tuple(p.id for p in players))
     if n - plan.byes < table_size - 1:  # a tiny field: one table of everyone
@@ -302,9 +320,19 @@ class _Search:
         max_tables = max(plan.table_counts)
         pair_count = k * (k - 1) // 2
         self.mid = max_tables * pair_count * spread * spread * self.rank_unit + n * n + 1
-        self.big = (n * n + 1) * self.mid
+        self.big = (n + 1) * (1 << n) * self.mid
+        # pair[i][j]: what seating i with j costs (the rank span is added per table).
+        self.pair = [
+            [
+                (self.pts[i] - self.pts[j]) ** 2 * self.rank_unit
+                + (self.big if self.met[i] >> j & 1 else 0)
+                for j in range(n)
+            ]
+            for i in range(n)
+        ]
         self.nodes = 0
         self.budget = 0
+        self.spent = 0  # nodes used by finished searches
 
     # ---- objective pieces
 
@@ -314,10 +342,16 @@ class _Search:
         return squares * self.rank_unit + (max(table) - min(table))
 
     def bye_cost(self, i: int) -> int:
-        return 0 if self.forced >> i & 1 else (self.n - 1 - i) * self.mid
+        """2^n - 2^i: the byes compare lexicographically from the bottom of the ranking (the
+        lowest-ranked candidate rests if any split allows it, then the next lowest, ...)."""
+        return 0 if self.forced >> i & 1 else ((1 << self.n) - (1 << i)) * self.mid
 
     def rematches(self, table: Sequence[int]) -> int:
         return sum(1 for a, b in combinations(table, 2) if self.met[a] >> b & 1)
+
+    def table_value(self, table: Sequence[int]) -> int:
+        pair = self.pair
+        return sum(pair[a][b] for a, b in combinations(table, 2)) + max(table) - min(table)
 
     def objective(self, tables: Sequence[Sequence[int]], byes: Sequence[int]) -> int:
         return (
@@ -329,28 +363,61 @@ class _Search:
     # ---- driver
 
     def run(self) -> tuple[list[list[int]], list[int]]:
-        """Rematch-free by the ranked search, else by the most-constrained-first search (for each
-        table count, fewest first), else the fewest rematches found within budget."""
-        for tables in self.plan.table_counts:
-            a, b = self.plan.sizes(self.n, self.k, tables)
-            found = self.ordered(a, b, strict=True, budget=ORDERED_BUDGET)
-            if found is not None:
-                return found
-            found = self.constrained(a, b, budget=FEASIBILITY_BUDGET)
-            if found is not None:
-                return self.improve(*found)
+        """Rematch-free if a search finds it, fewest tables preferred: first the ranked search
+        with the fewest tables (cheap when it succeeds, and the best seating); else the
+        most-constrained-first search over every table count, which also proves when there is
+        none. Else the fewest rematches found. Every search draws on TOTAL_BUDGET, so the time is
+        bounded."""
+        counts = self.plan.table_counts
+        found = self.ordered(*self.sizes(counts[0]), strict=True, budget=ORDERED_BUDGET)
+        if found is not None:
+            return self.improve(*found)
+        # Table counts in turn with a budget growing fourfold per pass: an easy count is not
+        # starved by a hard one, and a count proven impossible drops out.
+        feasibility = FEASIBILITY_BUDGET
+        pending = list(counts)
+        dead: dict[int, set[tuple[int, int, int, int]]] = {t: set() for t in pending}
+        step = 1_000
+        while pending and feasibility > 0:
+            for tables in list(pending):
+                better, settled = self.constrained(
+                    *self.sizes(tables), budget=min(step, feasibility), dead=dead[tables]
+                )
+                feasibility -= self.nodes
+                if better is not None:
+                    # The ranked search again, to beat it (byes, seating) within its budget.
+                    ranked = self.ordered(
+                        *self.sizes(tables), strict=True, budget=ORDERED_BUDGET, incumbent=better
+                    )
+                    return self.improve(*(ranked or better))
+                if settled:
+                    pending.remove(tables)
+                elif self.spent + self.nodes >= TOTAL_BUDGET:
+                    pending = []  # out of budget: on to the fallback
+                    break
+            step *= 4
         best: tuple[list[list[int]], list[int]] | None = None
         best_rematches = math.inf
-        for tables in self.plan.table_counts:
-            a, b = self.plan.sizes(self.n, self.k, tables)
-            greedy = self.greedy(a, b)
-            found = self.ordered(a, b, strict=False, budget=FALLBACK_BUDGET, incumbent=greedy)
-            split = found if found is not None else greedy
+        for tables in counts:
+            greedy = self.greedy(*self.sizes(tables))
+            searched = self.ordered(
+                *self.sizes(tables), strict=False, budget=FALLBACK_BUDGET, incumbent=greedy
+            )
+            split = self.improve(*(searched if searched is not None else greedy))
             count = sum(self.rematches(t) for t in split[0])
             if count < best_rematches:
                 best, best_rematches = split, count
         assert best is not None  # there is at least one table count
         return best
+
+    def sizes(self, tables: int) -> tuple[int, int]:
+        return self.plan.sizes(self.n, self.k, tables)
+
+    def start(self, budget: int) -> None:
+        """Open a search of at most `budget` nodes, within what TOTAL_BUDGET has left."""
+        self.spent += self.nodes
+        self.nodes = 0
+        self.budget = max(0, min(budget, TOTAL_BUDGET - self.spent))
 
     def greedy(self, a: int, b: int) -> tuple[list[list[int]], list[int]]:
         """Byes to the forced and the lowest-ranked candidates, then consecutive tables."""
@@ -380,9 +447,10 @@ class _Search:
         """The best split with the best-ranked free player leading each next table, its mates
         tried nearest in rank first (so the first leaf is the plain consecutive split). `strict`:
         rematches forbidden. Returns the best found within `budget` nodes, or None."""
-        self.nodes, self.budget = 0, budget
+        self.start(budget)
         self.best: tuple[list[list[int]], list[int]] | None = incumbent
         self.best_value = self.objective(*incumbent) if incumbent else math.inf
+        self.improving = not strict  # the fallback keeps its whole budget
         everyone = (1 << self.n) - 1
         with contextlib.suppress(_OutOfBudget):
             self._ordered(everyone, self.plan.byes, a, b, 0, [], [], strict)
@@ -407,8 +475,14 @@ class _Search:
         if free == 0:
             self.best_value = value
             self.best = ([list(t) for t in tables], list(byes))
+            if not self.improving:
+                self.improving = True
+                self.budget = min(self.budget, self.nodes + IMPROVE_BUDGET)
             return
-        if strict and not self._viable(free, byes_left, b > 0):
+        if strict:
+            if not self._viable(free, byes_left, b > 0):
+                return
+        elif value + self._rematch_bound(free, byes_left, b > 0) * self.big >= self.best_value:
             return
         leader = (free & -free).bit_length() - 1
         rest = free & ~(1 << leader)
@@ -418,21 +492,13 @@ class _Search:
             for size, left in ((self.k, a), (self.k - 1, b)):
                 if left == 0 or size < 2:
                     continue
-                for mates in _cliques(pool, size - 1, self.compat if strict else None):
-                    table = [leader, *mates]
-                    cost = self.table_cost(table)
-                    if not strict:
-                        cost += self.rematches(table) * self.big
+                a2, b2 = a - (size == self.k), b - (size != self.k)
+                # Every later table spans at least its size - 1 ranks.
+                base = value + a2 * (self.k - 1) + b2 * (self.k - 2)
+                for table, cost in self._tables([leader], 0, pool, size - 1, base, strict):
                     tables.append(table)
                     self._ordered(
-                        free & ~_mask(table),
-                        byes_left,
-                        a - (size == self.k),
-                        b - (size != self.k),
-                        value + cost,
-                        tables,
-                        byes,
-                        strict,
+                        free & ~_mask(table), byes_left, a2, b2, value + cost, tables, byes, strict
                     )
                     tables.pop()
         if self.bye_ok >> leader & 1 and byes_left > forced_left - (self.forced >> leader & 1):
@@ -441,6 +507,41 @@ class _Search:
                 rest, byes_left - 1, a, b, value + self.bye_cost(leader), tables, byes, strict
             )
             byes.pop()
+
+    def _tables(
+        self, members: list[int], partial: int, pool: int, need: int, base: int, strict: bool
+    ) -> Iterator[tuple[list[int], int]]:
+        """Tables completing `members` from `pool`, lowest indices first, with their value;
+        a partial table already as dear as the best split (with `base`) is not extended."""
+        if need == 0:
+            yield members, partial + members[-1] - members[0]
+            return
+        for i in _bits(pool):
+            self.nodes += 1
+            if self.nodes > self.budget:
+                raise _OutOfBudget
+            row = self.pair[i]
+            cost = partial + sum(row[m] for m in members)
+            if base + cost + i - members[0] >= self.best_value:
+                continue
+            later = pool >> (i + 1) << (i + 1)
+            rest = later & self.compat[i] if strict else later
+            if rest.bit_count() < need - 1:
+                continue
+            yield from self._tables([*members, i], cost, rest, need - 1, base, strict)
+
+    def _rematch_bound(self, free: int, byes_left: int, small_left: bool) -> int:
+        """Rematches seating `free` makes at least: a player who cannot rest and has d < need
+        rematch-free partners left sits with need - d players met before; a rematch involves two."""
+        need = max(self.k - 2 if small_left else self.k - 1, 1)
+        may_rest = self.bye_ok if byes_left else 0
+        compat = self.compat
+        short = 0
+        for i in _bits(free & ~may_rest):
+            degree = (compat[i] & free).bit_count()
+            if degree < need:
+                short += need - degree
+        return (short + 1) // 2
 
     def _viable(self, free: int, byes_left: int, small_left: bool) -> bool:
         """Every free player who cannot take a bye still has enough rematch-free partners."""
@@ -452,19 +553,22 @@ class _Search:
 
     # ---- search 2: most constrained first, for feasibility
 
-    def constrained(self, a: int, b: int, budget: int) -> tuple[list[list[int]], list[int]] | None:
-        """A rematch-free split or None. Branches on the free player with the fewest rematch-free
-        partners and remembers states proven dead, so small infeasible fields are settled fast."""
-        self.nodes, self.budget = 0, budget
-        self.dead: set[tuple[int, int, int, int]] = set()
+    def constrained(
+        self, a: int, b: int, budget: int, dead: set[tuple[int, int, int, int]]
+    ) -> tuple[tuple[list[list[int]], list[int]] | None, bool]:
+        """(A rematch-free split or None, whether the search was complete: None and complete
+        means there is none). Branches on the free player with the fewest rematch-free partners;
+        `dead` collects the states proven to have no completion (kept between calls)."""
+        self.start(budget)
+        self.dead = dead
         tables: list[list[int]] = []
         byes: list[int] = []
         try:
             if self._constrained((1 << self.n) - 1, self.plan.byes, a, b, tables, byes):
-                return tables, byes
+                return (tables, byes), True
         except _OutOfBudget:
-            pass
-        return None
+            return None, False
+        return None, True
 
     def _constrained(
         self, free: int, byes_left: int, a: int, b: int, tables: list[list[int]], byes: list[int]
@@ -479,15 +583,24 @@ class _Search:
             raise _OutOfBudget
         forced_left = (self.forced & free).bit_count()
         may_rest = self.bye_ok if byes_left else 0
+        need = max(self.k - 2 if b else self.k - 1, 1)
+        compat, forced, n = self.compat, self.forced, self.n
         pick = -1
-        pick_degree = self.n + 1
-        for i in _bits(free):
-            if self.forced >> i & 1:
+        pick_degree = 2 * n + 1
+        left = free
+        while left:
+            low = left & -left
+            left ^= low
+            i = low.bit_length() - 1
+            if forced & low:
                 pick, pick_degree = i, -1
-                break
-            degree = (self.compat[i] & free).bit_count()
-            if may_rest >> i & 1:
-                degree += self.n  # can always rest: branch on it last
+                continue
+            degree = (compat[i] & free).bit_count()
+            if may_rest & low:
+                degree += n  # can always rest: branch on it last
+            elif degree < need:
+                self.dead.add(key)  # nobody left to seat i with
+                return False
             if degree < pick_degree:
                 pick, pick_degree = i, degree
         rest = free & ~(1 << pick)
@@ -497,13 +610,14 @@ class _Search:
                 if left == 0 or size < 2:
                     continue
                 for mates in _cliques(pool, size - 1, self.compat):
+                    self.nodes += 1
+                    if self.nodes > self.budget:
+                        raise _OutOfBudget
                     table = [pick, *mates]
                     tables.append(table)
                     after = free & ~_mask(table)
                     a2, b2 = a - (size == self.k), b - (size != self.k)
-                    if self._viable(after, byes_left, b2 > 0) and self._constrained(
-                        after, byes_left, a2, b2, tables, byes
-                    ):
+                    if self._constrained(after, byes_left, a2, b2, tables, byes):
                         return True
                     tables.pop()
         if self.bye_ok >> pick & 1 and byes_left > forced_left - (self.forced >> pick & 1):
@@ -517,62 +631,65 @@ class _Search:
     def improve(
         self, tables: list[list[int]], byes: list[int]
     ) -> tuple[list[list[int]], list[int]]:
-        """Swap players between tables (and between a table and the byes) while a swap keeps
-        the split rematch-free and lowers the objective."""
+        """Local search: swap two players of different tables, move a player from a full table to
+        a short one, or swap a seated bye candidate with a resting one, while that lowers the
+        objective (a new rematch costs more than anything it could gain)."""
         tables = [list(t) for t in tables]
         byes = list(byes)
-        improved = True
-        rounds = 0
-        while improved and rounds < 50:
-            improved = False
-            rounds += 1
-            for x in range(len(tables)):
-                for y in range(x + 1, len(tables)):
-                    if self._improve_pair(tables, x, y):
-                        improved = True
-            for x in range(len(tables)):
-                if self._improve_bye(tables, x, byes):
-                    improved = True
+        for _ in range(IMPROVE_SWEEPS):
+            changed = self._improve_tables(tables)
+            changed = self._improve_byes(tables, byes) or changed
+            if not changed:
+                break
         return tables, byes
 
-    def _fits(self, table: Sequence[int]) -> bool:
-        return all(not self.met[a] >> b & 1 for a, b in combinations(table, 2))
+    def _improve_tables(self, tables: list[list[int]]) -> bool:
+        """One sweep over every pair of tables, applying each improvement found."""
+        changed = False
+        for x in range(len(tables)):
+            for y in range(x + 1, len(tables)):
+                while (better := self._better_pair(tables[x], tables[y])) is not None:
+                    tables[x], tables[y] = better
+                    changed = True
+        return changed
 
-    def _improve_pair(self, tables: list[list[int]], x: int, y: int) -> bool:
-        tx, ty = tables[x], tables[y]
-        before = self.table_cost(tx) + self.table_cost(ty)
+    def _better_pair(self, tx: list[int], ty: list[int]) -> tuple[list[int], list[int]] | None:
+        value = self.table_value
+        before = value(tx) + value(ty)
         for i in range(len(tx)):
             for j in range(len(ty)):
-                nx_ = [*tx[:i], ty[j], *tx[i + 1 :]]
-                ny_ = [*ty[:j], tx[i], *ty[j + 1 :]]
-                if not (self._fits(nx_) and self._fits(ny_)):
-                    continue
-                if self.table_cost(nx_) + self.table_cost(ny_) < before:
-                    tables[x], tables[y] = nx_, ny_
-                    return True
-        return False
+                new_x = [*tx[:i], ty[j], *tx[i + 1 :]]
+                new_y = [*ty[:j], tx[i], *ty[j + 1 :]]
+                if value(new_x) + value(new_y) < before:
+                    return new_x, new_y
+        if len(tx) != len(ty):
+            big, small = (tx, ty) if len(tx) > len(ty) else (ty, tx)
+            for i in range(len(big)):
+                new_big = big[:i] + big[i + 1 :]
+                new_small = [*small, big[i]]
+                if value(new_big) + value(new_small) < before:
+                    return (new_big, new_small) if big is tx else (new_small, new_big)
+        return None
 
-    def _improve_bye(self, tables: list[list[int]], x: int, byes: list[int]) -> bool:
-        tx = tables[x]
-        for bi, resting in enumerate(byes):
-            if self.forced >> resting & 1:
-                continue
-            for i, seated in enumerate(tx):
-                if not self.candidates >> seated & 1:
+    def _improve_byes(self, tables: list[list[int]], byes: list[int]) -> bool:
+        for x, tx in enumerate(tables):
+            for bi, resting in enumerate(byes):
+                if self.forced >> resting & 1:
                     continue
-                new = [*tx[:i], resting, *tx[i + 1 :]]
-                if not self._fits(new):
-                    continue
-                delta = (
-                    self.table_cost(new)
-                    + self.bye_cost(seated)
-                    - self.table_cost(tx)
-                    - self.bye_cost(resting)
-                )
-                if delta < 0:
-                    tables[x] = new
-                    byes[bi] = seated
-                    return True
+                for i, seated in enumerate(tx):
+                    if not self.candidates >> seated & 1:
+                        continue
+                    new = [*tx[:i], resting, *tx[i + 1 :]]
+                    delta = (
+                        self.table_value(new)
+                        + self.bye_cost(seated)
+                        - self.table_value(tx)
+                        - self.bye_cost(resting)
+                    )
+                    if delta < 0:
+                        tables[x] = new
+                        byes[bi] = seated
+                        return True
         return False
 
 
@@ -582,15 +699,12 @@ def _cliques(pool: int, need: int, compat: Sequence[int] | None) -> Iterator[tup
     if need == 0:
         yield ()
         return
-    left = pool
-    while left:
-        low = left & -left
-        i = low.bit_length() - 1
-        left ^= low
+    for i in _bits(pool):
         if need == 1:
             yield (i,)
             continue
-        sub = left & compat[i] if compat is not None else left
+        later = pool >> (i + 1) << (i + 1)
+        sub = later & compat[i] if compat is not None else later
         if sub.bit_count() < need - 1:
             continue
         for more in _cliques(sub, need - 1, compat):
