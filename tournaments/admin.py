@@ -5,6 +5,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.services import InvalidInput
 from tournaments.models import Schedule, Tournament, TournamentPlayer
@@ -61,5 +62,11 @@ class TournamentPlayerInline(admin.TabularInline):  # type: ignore[type-arg]
 class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "starts_at", "status", "format", "table_size", "mode", "current_round"]
     list_filter = ["status", "format", "mode"]
-    readonly_fields = ["status", "current_round", "cancel_reason", "version", "schedule"]
     inlines = [TournamentPlayerInline]
+
+    # Tournaments change only through the services (the API, the sweep): here they are shown.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -27,11 +27,11 @@ import networkx as nx
 _POINT_GRID = 1200
 # Node budgets of the 3-4 seat search (see README "Pairing" for the time they take).
 # A node is one step of a search (a seat tried or a table checked), a few microseconds.
-TOTAL_BUDGET = 50_000  # every search of one round together
+TOTAL_BUDGET = 60_000  # every search of one round together
 ORDERED_BUDGET = 8_000  # a first rematch-free split in rank order, fewest tables
 IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
-FEASIBILITY_BUDGET = 40_000  # the most-constrained-first searches, all table counts together
-FALLBACK_BUDGET = 5_000  # per table count, when some rematch is unavoidable
+FEASIBILITY_BUDGET = 35_000  # the most-constrained-first searches, all table counts together
+FALLBACK_BUDGET = 20_000  # per table count, when some rematch is unavoidable
 IMPROVE_SWEEPS = 8  # sweeps of the local search over every pair of tables
 
 
@@ -119,20 +119,24 @@ class _Plan:
 
     byes: int
     table_counts: tuple[int, ...]  # every valid number of tables, fewest first
+    exact: bool = False  # every table has k seats
 
     def sizes(self, n: int, k: int, tables: int) -> tuple[int, int]:
         """(tables of k seats, tables of k - 1 seats) for `tables` tables."""
         seated = n - self.byes
-        if k == 2:
+        if k == 2 or self.exact:
             return tables, 0
         return seated - tables * (k - 1), tables * k - seated
 
 
-def _plan(n: int, k: int) -> _Plan:
-    """The fewest byes such that the rest sits at tables of k or k - 1 seats (never fewer than 2).
+def _plan(n: int, k: int, exact: bool = False) -> _Plan:
+    """The fewest byes such that the rest sits at tables of k or k - 1 seats (never fewer than 2;
+    `exact`: of k seats).
 
     A field smaller than any allowed table (2 players, 4 seats) sits at one table rather than
-    getting a round of byes."""
+    getting a round of byes (not when `exact`)."""
+    if exact:
+        return _Plan(n % k, (n // k,), exact=True) if n >= k else _Plan(n, ())
     for byes in range(n + 1):
         seated = n - byes
         if seated == 0:
@@ -172,13 +176,23 @@ def swiss_round(players: Sequence[PairingPlayer], table_size: int) -> RoundPairi
     never a repeat meeting when some split avoids it (2 seats: networkx max-weight matching; 3-4
     seats: exact search for a repeat-free split for fields up to a few dozen, else fewest
     repeats). Tables are listed best-ranked first; seats within a table follow the ranking."""
+    return _swiss(players, table_size, exact=False)
+
+
+def swiss_round_exact(players: Sequence[PairingPlayer], table_size: int) -> RoundPairing:
+    """`swiss_round` with every table of exactly `table_size` seats (team games need 4): the
+    remainder of the field rests, by the same bye rule."""
+    return _swiss(players, table_size, exact=True)
+
+
+def _swiss(players: Sequence[PairingPlayer], table_size: int, *, exact: bool) -> RoundPairing:
     if table_size < 2:
         raise ValueError(f"table_size must be at least 2, not {table_size}")
     _check_unique([p.id for p in players])
     n = len(players)
     if n == 0:
         return RoundPairing(tables=(), byes=())
-    plan = _plan(n, table_size)
+    plan = _plan(n, table_size, exact)
     if not plan.table_counts:
         return RoundPairing(tables=(), byes=tuple(p.id for p in players))
     if n - plan.byes < table_size - 1:  # a tiny field: one table of everyone
@@ -306,7 +320,7 @@ class _Search:
         max_tables = max(plan.table_counts)
         pair_count = k * (k - 1) // 2
         self.mid = max_tables * pair_count * spread * spread * self.rank_unit + n * n + 1
-        self.big = (n * n + 1) * self.mid
+        self.big = (n + 1) * (1 << n) * self.mid
         # pair[i][j]: what seating i with j costs (the rank span is added per table).
         self.pair = [
             [
@@ -328,7 +342,9 @@ class _Search:
         return squares * self.rank_unit + (max(table) - min(table))
 
     def bye_cost(self, i: int) -> int:
-        return 0 if self.forced >> i & 1 else (self.n - 1 - i) * self.mid
+        """2^n - 2^i: the byes compare lexicographically from the bottom of the ranking (the
+        lowest-ranked candidate rests if any split allows it, then the next lowest, ...)."""
+        return 0 if self.forced >> i & 1 else ((1 << self.n) - (1 << i)) * self.mid
 
     def rematches(self, table: Sequence[int]) -> int:
         return sum(1 for a, b in combinations(table, 2) if self.met[a] >> b & 1)
@@ -369,7 +385,11 @@ class _Search:
                 )
                 feasibility -= self.nodes
                 if better is not None:
-                    return self.improve(*better)
+                    # The ranked search again, to beat it (byes, seating) within its budget.
+                    ranked = self.ordered(
+                        *self.sizes(tables), strict=True, budget=ORDERED_BUDGET, incumbent=better
+                    )
+                    return self.improve(*(ranked or better))
                 if settled:
                     pending.remove(tables)
                 elif self.spent + self.nodes >= TOTAL_BUDGET:
@@ -430,7 +450,7 @@ class _Search:
         self.start(budget)
         self.best: tuple[list[list[int]], list[int]] | None = incumbent
         self.best_value = self.objective(*incumbent) if incumbent else math.inf
-        self.improving = False
+        self.improving = not strict  # the fallback keeps its whole budget
         everyone = (1 << self.n) - 1
         with contextlib.suppress(_OutOfBudget):
             self._ordered(everyone, self.plan.byes, a, b, 0, [], [], strict)
@@ -459,7 +479,10 @@ class _Search:
                 self.improving = True
                 self.budget = min(self.budget, self.nodes + IMPROVE_BUDGET)
             return
-        if strict and not self._viable(free, byes_left, b > 0):
+        if strict:
+            if not self._viable(free, byes_left, b > 0):
+                return
+        elif value + self._rematch_bound(free, byes_left, b > 0) * self.big >= self.best_value:
             return
         leader = (free & -free).bit_length() - 1
         rest = free & ~(1 << leader)
@@ -506,6 +529,19 @@ class _Search:
             if rest.bit_count() < need - 1:
                 continue
             yield from self._tables([*members, i], cost, rest, need - 1, base, strict)
+
+    def _rematch_bound(self, free: int, byes_left: int, small_left: bool) -> int:
+        """Rematches seating `free` makes at least: a player who cannot rest and has d < need
+        rematch-free partners left sits with need - d players met before; a rematch involves two."""
+        need = max(self.k - 2 if small_left else self.k - 1, 1)
+        may_rest = self.bye_ok if byes_left else 0
+        compat = self.compat
+        short = 0
+        for i in _bits(free & ~may_rest):
+            degree = (compat[i] & free).bit_count()
+            if degree < need:
+                short += need - degree
+        return (short + 1) // 2
 
     def _viable(self, free: int, byes_left: int, small_left: bool) -> bool:
         """Every free player who cannot take a bye still has enough rematch-free partners."""

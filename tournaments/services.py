@@ -40,7 +40,13 @@ from tournaments.models import (
     Tournament,
     TournamentPlayer,
 )
-from tournaments.pairing import PairingPlayer, RoundPairing, round_robin_rounds, swiss_round
+from tournaments.pairing import (
+    PairingPlayer,
+    RoundPairing,
+    round_robin_rounds,
+    swiss_round,
+    swiss_round_exact,
+)
 from tournaments.selectors import tournament_get, tournament_standings, tournament_state
 
 logger = logging.getLogger(__name__)
@@ -154,7 +160,7 @@ def tournament_create(
             max_players=max_players,
             min_players=min_players,
             schedule=schedule,
-            created_by=user if user is not None and user.is_authenticated else None,
+            created_by_id=user.pk if user is not None and user.is_authenticated else None,
         )
         _publish(tournament)
     return tournament
@@ -174,7 +180,7 @@ def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament
             return tournament
         if tournament.players.count() >= tournament.max_players:
             raise Conflict(_("This tournament is full."))
-        TournamentPlayer.objects.create(tournament=tournament, user=user)
+        TournamentPlayer.objects.create(tournament=tournament, user_id=user.pk)
         _publish(tournament)
     return tournament
 
@@ -332,7 +338,7 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
     if tournament.format == Format.ROUND_ROBIN:
         pairing = _round_robin_pairing(tournament, rnd.number, set(by_id))
     elif tournament.mode == Game.Mode.TEAMS:
-        pairing = _teams_pairing(_swiss_field(tournament, active))
+        pairing = swiss_round_exact(_swiss_field(tournament, active), 4)  # teams need 4 seats
     else:
         pairing = swiss_round(_swiss_field(tournament, active), tournament.table_size)
     for table in pairing.tables:
@@ -407,24 +413,6 @@ def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> 
         )
         for pid in order
     ]
-
-
-def _teams_pairing(field: Sequence[PairingPlayer]) -> RoundPairing:
-    """Team games need exactly 4 seats: the lowest-ranked players with the fewest byes sit out
-    the remainder, the rest are seated at tables of 4 by the Swiss pairing."""
-    sitting_out = len(field) % 4
-    candidates = sorted(range(len(field)), key=lambda index: (field[index].byes, -index))[
-        :sitting_out
-    ]
-    byes = tuple(field[index].id for index in sorted(candidates))
-    playing = [p for p in field if p.id not in byes]
-    pairing = swiss_round(playing, 4)
-    tables = list(pairing.tables)
-    if any(len(t) != 4 for t in tables) or pairing.byes:
-        # The pairing would use smaller tables: seat the field in ranking order, 4 at a time.
-        ids = [p.id for p in playing]
-        tables = [tuple(ids[i : i + 4]) for i in range(0, len(ids), 4)]
-    return RoundPairing(tables=tuple(tables), byes=byes)
 
 
 # -- the sweep -----------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ Views are interfaces: they read through ``tournaments.selectors``, write through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -145,11 +146,16 @@ def _back(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect("tournament", tournament_id=tournament_id)
 
 
+def _signed_in(request: HttpRequest) -> AbstractBaseUser:
+    """The user of a ``login_required`` view."""
+    return cast(AbstractBaseUser, request.user)
+
+
 @login_required
 @require_POST
 def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        services.tournament_join(tournament_id=tournament_id, user=request.user)
+        services.tournament_join(tournament_id=tournament_id, user=_signed_in(request))
     except GameServiceError as exc:
         if exc.status == 404:
             raise Http404(exc.message) from None
@@ -163,7 +169,9 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        tournament = services.tournament_leave(tournament_id=tournament_id, user=request.user)
+        tournament = services.tournament_leave(
+            tournament_id=tournament_id, user=_signed_in(request)
+        )
     except GameServiceError as exc:
         if exc.status == 404:
             raise Http404(exc.message) from None

@@ -162,3 +162,26 @@ def test_the_sweep_task_runs_the_sweep():
     tournament = make_tournament(players=2, starts_in=timedelta(seconds=-1))
     report = tasks.sweep()
     assert report["started"] == [tournament.pk]
+
+
+def test_a_round_robin_withdrawal_gives_the_opponents_byes():
+    tournament = start(make_tournament(players=4, format="round_robin"))
+    assert tournament.rounds == 3
+    first = round_games(tournament)[0]
+    leaving = first.seats.get(seat=1).user
+    committed(services.tournament_leave, tournament_id=tournament.pk, user=leaving)
+    entry = tournament.players.get(user=leaving)
+    for game in round_games(tournament):
+        finish(game)
+    tournament.refresh_from_db()
+    while tournament.status == "running":
+        later = Pairing.objects.filter(
+            tournament=tournament, round__number=tournament.current_round
+        )
+        assert not later.filter(player=entry).exists()
+        assert later.filter(game=None).count() == 1  # the withdrawn player's opponent
+        for game in round_games(tournament):
+            finish(game)
+        tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert tournament.current_round == 3
