@@ -20,6 +20,7 @@ state at most once per version; a repeat at the same version gets
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import Counter
 from typing import Any
@@ -41,10 +42,14 @@ MAX_MESSAGE_BYTES = 4096
 """Frames larger than this are refused: a move message is well under 200 bytes."""
 
 CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TRY_AGAIN = 1013
+"""The channel layer is down (Redis): reconnect a little later."""
 CLOSE_TOO_MANY = 4429
 """Too many messages on this connection, or too many connections from this address."""
 
 Message = dict[str, Any]
+
+logger = logging.getLogger(__name__)
 
 
 class MessageError(Exception):
@@ -149,7 +154,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         if self.game_id is not None:
             # Join before reading, so that no change between the read and the join is missed.
-            await self.channel_layer.group_add(realtime.game_group(self.game_id), self.channel_name)
+            try:
+                await self.channel_layer.group_add(
+                    realtime.game_group(self.game_id), self.channel_name
+                )
+            except Exception:  # the layer's server (Redis) is down: the client retries
+                logger.warning("could not join game %s's group", self.game_id, exc_info=True)
+                with translation.override(self.language):
+                    await self._send_error(_("Live updates are unavailable: try again shortly."))
+                await self.close(code=CLOSE_TRY_AGAIN)
+                return
             self.joined = True
             state = await database_sync_to_async(_current_state)(self.game_id)
             if state is not None:
