@@ -52,6 +52,8 @@ MAX_MESSAGE_BYTES = 4096
 """Frames larger than this are refused: a move message is well under 200 bytes."""
 
 CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TRY_AGAIN = 1013
+"""The channel layer is down (Redis): reconnect a little later."""
 CLOSE_TOO_MANY = 4429
 """Too many messages on this connection, or too many connections from this address."""
 
@@ -98,6 +100,7 @@ def db_call(func: Callable[P, R]) -> Callable[P, Any]:
             connections.close_all()
 
     return database_sync_to_async(closing, thread_sensitive=False, executor=_db_executor())
+logger = logging.getLogger(__name__)
 
 
 class MessageError(Exception):
@@ -202,7 +205,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         if self.game_id is not None:
             # Join before reading, so that no change between the read and the join is missed.
-            await self.channel_layer.group_add(realtime.game_group(self.game_id), self.channel_name)
+            try:
+                await self.channel_layer.group_add(
+                    realtime.game_group(self.game_id), self.channel_name
+                )
+            except Exception:  # the layer's server (Redis) is down: the client retries
+                logger.warning("could not join game %s's group", self.game_id, exc_info=True)
+                with translation.override(self.language):
+                    await self._send_error(_("Live updates are unavailable: try again shortly."))
+                await self.close(code=CLOSE_TRY_AGAIN)
+                return
             self.joined = True
             state = await db_call(_current_state)(self.game_id)
             if state is not None:

@@ -254,7 +254,7 @@ def _start(game: Game, seats: Sequence[Seat]) -> None:
 def _lock_user(user: AbstractBaseUser) -> None:
     """Serialise one user's game creations and joins, so that two at once cannot both pass a
     limit (SQLite's immediate transactions serialise them anyway)."""
-    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
 def _check_open_games_limit(user: AbstractBaseUser) -> None:

@@ -13,6 +13,10 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_DB_THREADS`` (threads per process for the WebSockets' database work; 8 on PostgreSQL)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
+- ``SIESTA_SQLITE_TIMEOUT`` (seconds a SQLite write waits for the lock; default 20)
+- ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
+- ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
+  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
   ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).

@@ -114,7 +114,12 @@ class GameListCreateApi(SiestaApi):
         request=InputSerializer,
         responses={
             201: GameSerializer,
-            **_errors(e400="Invalid options: 'error' and the field errors.", **NEEDS_USER),
+            **_errors(
+                e400="Invalid options: 'error' and the field errors.",
+                e409="A per-user limit is reached: open games waiting for players, or "
+                "unfinished games with bots.",
+                **NEEDS_USER,
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -143,7 +148,8 @@ class GameJoinApi(SiestaApi):
         responses={
             200: GameSerializer,
             **_errors(
-                e409="The game is full or started, or the caller already has a seat.",
+                e409="The game is full or started, the caller already has a seat, or the "
+                "caller's limit of unfinished games with bots is reached.",
                 **NEEDS_USER,
                 **NO_GAME,
             ),

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer
 from channels.testing import WebsocketCommunicator
 
 from games import consumers, services
@@ -153,3 +154,19 @@ async def test_sync_sends_each_version_once(open_socket, game):
     assert (await receive_state(socket))["version"] == pushed["version"]
     await socket.send_json_to({"type": "sync"})
     assert await receive(socket) == {"type": "sync", "version": pushed["version"]}
+
+
+class NoGroupsLayer(InMemoryChannelLayer):
+    """A channel layer whose server is down when a socket joins its game's group."""
+
+    async def group_add(self, group, channel):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+
+async def test_with_the_layer_down_a_socket_is_told_to_come_back_later(settings, open_socket, game):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.NoGroupsLayer"}}
+    socket = await open_socket(game.pk)
+    refusal = await receive(socket)
+    assert refusal["type"] == "error"
+    assert refusal["error"] == "Live updates are unavailable: try again shortly."
+    assert await closed_with(socket) == consumers.CLOSE_TRY_AGAIN == 1013

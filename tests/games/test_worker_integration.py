@@ -10,10 +10,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import redis
@@ -23,26 +21,9 @@ from games import selectors, services
 from games.engine import best_turn
 from games.models import Analysis, Game
 from tests.games.factories import make_game
+from tests.reliability.live import database_url, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _database_url(database: dict) -> str:
-    user = quote(database.get("USER") or "")
-    password = quote(database.get("PASSWORD") or "")
-    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = database.get("HOST") or "127.0.0.1"
-    port = database.get("PORT") or 5432
-    return f"postgres://{credentials}{host}:{port}/{database['NAME']}"
-
-
-def _wait_for(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.fixture
@@ -59,7 +40,7 @@ def worker_queue(settings):
     queues = [queue, *settings.SIESTA_TASK_QUEUES.values()]
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(django_settings.DATABASES["default"]),
+        "DATABASE_URL": database_url(django_settings.DATABASES["default"]),
         "REDIS_URL": django_settings.REDIS_URL,
         "CELERY_EAGER": "0",
         "DJANGO_SETTINGS_MODULE": "siesta_site.settings",
@@ -110,7 +91,7 @@ def test_a_real_worker_plays_the_bots_turns_and_analyses_the_game(worker_queue):
         best = best_turn(selectors.position_of(selectors.game_get(game.pk)))
         # Committed at once (transaction=True): the bot's task goes to Redis, the worker plays.
         services.game_move_make(game_id=game.pk, user=person, move=str(best.turn), ply=ply)
-        assert _wait_for(lambda ply=ply: Game.objects.get(pk=game.pk).ply == ply + 2, 40), (
+        assert wait_for(lambda ply=ply: Game.objects.get(pk=game.pk).ply == ply + 2, 40), (
             f"the worker did not answer the move at ply {ply}"
         )
         assert worker_queue.poll() is None, "the worker stopped"
@@ -119,7 +100,7 @@ def test_a_real_worker_plays_the_bots_turns_and_analyses_the_game(worker_queue):
     assert list(game.turns.filter(by_bot=True).values_list("ply", flat=True)) == [2, 4]
 
     services.game_resign(game_id=game.pk, user=person)
-    assert _wait_for(
+    assert wait_for(
         lambda: Analysis.objects.filter(game=game, status=Analysis.Status.DONE).exists(), 40
     ), "the worker did not analyse the finished game"
     analysis = Analysis.objects.get(game=game)

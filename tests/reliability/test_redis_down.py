@@ -1,10 +1,12 @@
 """Redis stopped mid-game (README, Reliability): a separate ``redis-server`` of this test's own
 serves the site's channel layer and broker, and is stopped between moves. Moves still commit and
 answer 201, never 500; once Redis is back, watchers catch up by ``sync`` (or by reconnecting,
-which sends the state), and live pushes resume."""
+which sends the state), live pushes resume, and a bot turn whose task could not be enqueued during
+the outage is played once the periodic sweep (a worker with its beat) runs."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
@@ -14,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from games.engine import Position, best_turn
 from tests.reliability.live import (
     PORTS,
+    Process,
     Rest,
     Socket,
     database_url,
@@ -53,6 +56,10 @@ def test_moves_commit_while_redis_is_down_and_watchers_recover_by_sync(tmp_path)
         assert status == 201
         game_id = game["id"]
         assert rest.request("POST", f"/api/games/{game_id}/join/", token=tokens[1])[0] == 200
+        status, bot_game = rest.request(
+            "POST", "/api/games/", {"bots": [{"seat": 2, "level": "easy"}]}, token=tokens[0]
+        )
+        assert status == 201
         watcher = Socket(port, game_id)
         player = Socket(port, game_id, tokens[1])
         position = Position(players=2)
@@ -75,6 +82,13 @@ def test_moves_commit_while_redis_is_down_and_watchers_recover_by_sync(tmp_path)
 
         redis.stop()  # Redis goes away mid-game
         slowest = max(play_rest() for _ in range(4))
+        # Against the bot: the move commits; its reply's task cannot be enqueued (logged).
+        opening = str(best_turn(Position(players=2)).turn)
+        status, _ = rest.request(
+            "POST", f"/api/games/{bot_game['id']}/moves/", {"move": opening, "ply": 0},
+            token=tokens[0],
+        )  # fmt: skip
+        assert status == 201
         version = rest.get(f"/api/games/{game_id}/")["version"]
         assert rest.get(f"/api/games/{game_id}/")["ply"] == 6
         # A retry of the last move is a stale ply (409), as it should be: the first one counted.
@@ -121,5 +135,25 @@ def test_moves_commit_while_redis_is_down_and_watchers_recover_by_sync(tmp_path)
         )
         print(f"slowest move with Redis down: {slowest:.2f} s")
         assert slowest < 10
+
+        # The lost bot turn: a worker and its beat on the same Redis; the sweep sends it again.
+        assert "could not enqueue games.tasks.bot_move" in site.output()
+        assert rest.get(f"/api/games/{bot_game['id']}/")["ply"] == 1
+        worker = Process(
+            [sys.executable, "-m", "celery", "-A", "siesta_site", "worker", "--beat",
+             "--pool=solo", "--queues", "bots,periodic,celery", "--without-mingle",
+             "--without-gossip", "--schedule", str(tmp_path / "beat-schedule"), "-l", "INFO"],
+            env,
+            tmp_path / "worker.log",
+        )  # fmt: skip
+        worker.start()
+        try:
+            assert wait_for(
+                lambda: rest.get(f"/api/games/{bot_game['id']}/")["ply"] == 2, 60, step=0.5
+            ), worker.output()[-3000:]
+        finally:
+            worker.stop()
+        turns = rest.get(f"/api/games/{bot_game['id']}/")["turns"]
+        assert [t["ply"] for t in turns] == [1, 2]
         log = site.output()
     assert_no_server_error(log)

@@ -95,3 +95,23 @@ def test_the_lobby_cancel_form(client):
     # The game page of a cancelled game says so.
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "This game was cancelled." in page
+
+
+def test_an_expired_open_game_leaves_the_lobby_page(client, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+
+    settings.SIESTA_OPEN_GAME_MINUTES = 10
+    stale, fresh = make_game(start=False), make_game(start=False)
+    Game.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(minutes=11))
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert reverse("game", args=[stale.pk]) in lobby
+
+    assert services.game_open_expire() == [stale.pk]
+
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert reverse("game", args=[stale.pk]) not in lobby
+    assert reverse("game", args=[fresh.pk]) in lobby

@@ -89,3 +89,21 @@ def test_the_refusal_is_translated(limits, user):
         services.game_create(user=user)
     assert "2" in refused.value.message
     assert "open" not in refused.value.message.lower()
+
+
+@pytest.mark.requires_postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_games_opened_at_once_cannot_both_pass_the_limit(settings, attempt):
+    from tests.games.services.test_concurrency import race
+
+    settings.SIESTA_MAX_OPEN_GAMES = 1
+    user = UserFactory()
+    outcomes = race(
+        first=lambda: services.game_create(user=user),
+        second=lambda: services.game_create(user=user),
+    )
+    refused = [o for o in outcomes.values() if isinstance(o, Exception)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], LimitReached)
+    assert Game.objects.filter(created_by=user, status="open").count() == 1
