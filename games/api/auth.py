@@ -111,14 +111,15 @@ class RegisterApi(_NoCredentialsApi):
         },
     )
     def post(self, request: Request) -> Response:
+        created = False
         try:
             data = self.InputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             username, token = user_register(**data.validated_data)
-        except exceptions.ValidationError:
-            # Only accounts created count against the address's limit.
-            throttling.REGISTER.give_back(throttling.client_address(request))
-            raise
+            created = True
+        finally:
+            if not created:  # only accounts created count against the address's limit
+                throttling.REGISTER.give_back(throttling.client_address(request))
         output = self.OutputSerializer({"username": username, "token": token})
         return Response(output.data, status=status.HTTP_201_CREATED)
 

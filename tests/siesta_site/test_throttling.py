@@ -138,6 +138,8 @@ def test_registrations_are_throttled_per_address(real_throttles):
     for _ in range(3):
         weak = client.post(REGISTER, {"username": "weakling", "password": "123"}, format="json")
         assert weak.status_code == 400
+        broken = client.post(REGISTER, "{", content_type="application/json")
+        assert broken.status_code == 400
     for number in range(limit.count):
         created = client.post(
             REGISTER, {"username": f"farm{number}", "password": STRONG}, format="json"
