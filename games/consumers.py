@@ -100,6 +100,8 @@ def db_call(func: Callable[P, R]) -> Callable[P, Any]:
             connections.close_all()
 
     return database_sync_to_async(closing, thread_sensitive=False, executor=_db_executor())
+
+
 logger = logging.getLogger(__name__)
 
 

@@ -22,6 +22,7 @@ The client address is ``REMOTE_ADDR``, or the address ``NUM_PROXIES`` trusted pr
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -73,12 +76,18 @@ class Limit:
         if rate is None:
             return None
         key, left = self._window(rate, ident)
-        cache.add(key, 0, timeout=rate.seconds + 1)
         try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr: a new window
-            cache.add(key, 1, timeout=rate.seconds + 1)
-            count = 1
+            cache.add(key, 0, timeout=rate.seconds + 1)
+            try:
+                count = cache.incr(key)
+            except ValueError:  # expired between add and incr: a new window
+                cache.add(key, 1, timeout=rate.seconds + 1)
+                count = 1
+        except Exception:
+            # The cache (Redis) is down: let the request through rather than fail it; the site
+            # must keep working through an outage (README, Reliability).
+            logger.warning("throttle %s: the cache is unavailable, not counting", self.scope)
+            return None
         return left if count > rate.count else None
 
     def peek(self, ident: str) -> float | None:
@@ -87,7 +96,12 @@ class Limit:
         if rate is None:
             return None
         key, left = self._window(rate, ident)
-        return left if (cache.get(key) or 0) >= rate.count else None
+        try:
+            count = cache.get(key) or 0
+        except Exception:  # the cache is down: see ``hit``
+            logger.warning("throttle %s: the cache is unavailable, not counting", self.scope)
+            return None
+        return left if count >= rate.count else None
 
     def give_back(self, ident: str) -> None:
         """Undo a ``hit`` whose attempt did not count after all."""
@@ -95,7 +109,7 @@ class Limit:
         if rate is None:
             return
         key, _left = self._window(rate, ident)
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(Exception):  # gone already, or the cache is down
             cache.decr(key)
 
 

@@ -227,3 +227,24 @@ def test_the_admin_login_shares_the_limit(client, real_throttles):
 
     assert_throttled(refused, within=limit.seconds)
     assert "Too many attempts" in refused.content.decode()
+
+
+class DownCache:
+    """A cache whose server (Redis) is down: every call fails, as django's RedisCache does."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+        return fail
+
+
+def test_throttles_let_requests_through_while_the_cache_is_down(real_throttles, monkeypatch):
+    """Redis down must not turn every throttled request into a 500 (issue 9, item 3)."""
+    from siesta_site import throttling
+
+    monkeypatch.setattr(throttling, "cache", DownCache())
+    UserFactory(username="ana")
+    client = from_address("203.0.113.9")
+    response = client.post(TOKEN, {"username": "ana", "password": PASSWORD}, format="json")
+    assert response.status_code == 200
