@@ -29,7 +29,7 @@ _POINT_GRID = 1200
 # A node is one step of a search (a seat tried or a table checked), a few microseconds.
 TOTAL_BUDGET = 60_000  # every search of one round together
 ORDERED_BUDGET = 8_000  # a first rematch-free split in rank order, fewest tables
-IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
+IMPROVE_BUDGET = 6_000  # nodes then spent improving on it, before the local swaps
 FEASIBILITY_BUDGET = 35_000  # the most-constrained-first searches, all table counts together
 FALLBACK_BUDGET = 20_000  # per table count, when some rematch is unavoidable
 IMPROVE_SWEEPS = 8  # sweeps of the local search over every pair of tables
@@ -477,7 +477,7 @@ class _Search:
             self.best = ([list(t) for t in tables], list(byes))
             if not self.improving:
                 self.improving = True
-                self.budget = min(self.budget, self.nodes + IMPROVE_BUDGET)
+                self.budget = min(self.nodes + IMPROVE_BUDGET, TOTAL_BUDGET - self.spent)
             return
         if strict:
             if not self._viable(free, byes_left, b > 0):
