@@ -25,11 +25,11 @@ import networkx as nx
 # Points are compared on a grid fine enough for every share a table can give (halves, quarters,
 # sixths): 1200 = lcm(2, 4, 6) * 100.
 _POINT_GRID = 1200
-# Node budgets of the 3-4 seat search (see README "Pairing" for the time they take).
+# Node budgets of the 3-4 seat search (README "Tournament pairing" has the time they take).
 # A node is one step of a search (a seat tried or a table checked), a few microseconds.
 TOTAL_BUDGET = 60_000  # every search of one round together
 ORDERED_BUDGET = 8_000  # a first rematch-free split in rank order, fewest tables
-IMPROVE_BUDGET = 2_000  # nodes spent improving on it, before the local swaps
+IMPROVE_BUDGET = 6_000  # nodes then spent improving on it, before the local swaps
 FEASIBILITY_BUDGET = 35_000  # the most-constrained-first searches, all table counts together
 FALLBACK_BUDGET = 20_000  # per table count, when some rematch is unavoidable
 IMPROVE_SWEEPS = 8  # sweeps of the local search over every pair of tables
@@ -297,10 +297,11 @@ class _OutOfBudget(Exception):
 class _Search:
     """Tables of k or k - 1 seats for a ranked field (players are indices, 0 = best).
 
-    Objective, most important first: fewest rematches; fewest tables; the byes' rank penalty
-    (a bye on a higher-ranked candidate costs more); the score cost, the sum over tables of the
-    squared point differences of every pair at the table, then (tiny) each table's rank span.
-    All terms are integers, so the lexicographic order is one integer comparison.
+    Objective, most important first: fewest rematches; fewest tables (by the order in which
+    `run` tries the table counts); the byes (`bye_cost`); the score cost, the sum over tables of
+    the squared point differences of every pair at the table, then (tiny) each table's rank span.
+    All terms but the table count are integers weighted so that the lexicographic order is one
+    integer comparison.
     """
 
     def __init__(self, players: Sequence[PairingPlayer], k: int, plan: _Plan) -> None:
@@ -477,7 +478,7 @@ class _Search:
             self.best = ([list(t) for t in tables], list(byes))
             if not self.improving:
                 self.improving = True
-                self.budget = min(self.budget, self.nodes + IMPROVE_BUDGET)
+                self.budget = min(self.nodes + IMPROVE_BUDGET, TOTAL_BUDGET - self.spent)
             return
         if strict:
             if not self._viable(free, byes_left, b > 0):

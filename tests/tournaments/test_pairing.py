@@ -355,7 +355,7 @@ def planted_field(n: int, k: int, density: float, rng: random.Random) -> list[Pa
     tables = -(-n // k)
     sizes = [k] * (n - tables * (k - 1)) + [k - 1] * (tables * k - n)
     shuffled = rng.sample(ids, n)
-    hidden = set()
+    hidden: set[frozenset[int]] = set()
     start = 0
     for size in sizes:
         hidden.update(frozenset(p) for p in combinations(shuffled[start : start + size], 2))
