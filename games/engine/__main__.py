@@ -2,7 +2,7 @@
 
 python -m games.engine replay RECORD.json|-
 python -m games.engine best RECORD.json|-
-python -m games.engine bench [--games N]
+python -m games.engine bench [--games N] [--scoring-games N]
 """
 
 from __future__ import annotations
@@ -47,12 +47,21 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="time the exact search and whole games")
     bench.add_argument("--games", type=int, default=5, help="best-vs-best games to time")
     bench.add_argument("--cases", default=None, help="best.json to time (default: ../shared)")
+    bench.add_argument(
+        "--scoring-games",
+        type=int,
+        default=0,
+        help="only time has_scoring_turn over every position of this many recorded games",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "bench":
-        from games.engine.bench import run
+        from games.engine.bench import run, time_has_scoring_turn
 
-        run(games=args.games, cases_path=args.cases)
+        if args.scoring_games:
+            time_has_scoring_turn(args.scoring_games)
+        else:
+            run(games=args.games, cases_path=args.cases)
         return 0
 
     record = _record_or_error(_read(args.record))

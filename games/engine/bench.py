@@ -14,7 +14,7 @@ from pathlib import Path
 
 from games.engine.position import Position
 from games.engine.record import GameRecord, replay
-from games.engine.search import best_turn, has_scoring_turn, scoring_turns
+from games.engine.search import best_turn, has_scoring_turn, random_turn, scoring_turns
 
 DEFAULT_CASES = Path(__file__).resolve().parents[2].parent / "shared" / "rules-cases" / "best.json"
 
@@ -82,4 +82,47 @@ def run(games: int = 5, cases_path: str | None = None) -> None:
     print(
         f"whole best-vs-best games ({games}, 2-4 players, {min(turn_counts)}-{max(turn_counts)} "
         f"turns): median {statistics.median(game_times):.2f} s, worst {max(game_times):.2f} s"
+    )
+
+
+def recorded_games(count: int, seed: int = 5) -> list[GameRecord]:
+    """Whole games (2-4 players, both variants) of players picking a random scoring turn, or one
+    of the best few, as records."""
+    rng = random.Random(seed)
+    records = []
+    for _ in range(count):
+        players, variant = rng.choice((2, 3, 4)), rng.choice(("standard", "classic"))
+        pos = Position(players, variant)
+        moves = []
+        while not pos.over:
+            turn = random_turn(pos, rng) if rng.random() < 0.7 else None
+            if turn is None:
+                choices = sorted(scoring_turns(pos, rng), key=lambda item: -item[0])[:3]
+                turn = rng.choice(choices)[1] if choices else best_turn(pos).turn
+            assert turn is not None
+            pos.play(turn)
+            moves.append(str(turn))
+        records.append(GameRecord(players=players, variant=variant, moves=moves))
+    return records
+
+
+def time_has_scoring_turn(games: int) -> None:
+    """``has_scoring_turn`` on every position of ``games`` recorded games (the check every move
+    makes): p50, p99 and worst, in CPU time (a shared, busy machine stalls wall-clock timings)."""
+    times = []
+    for record in recorded_games(games):
+        pos = Position(record.players, record.variant)
+        for move in [*record.moves, None]:  # the position after the last move too
+            if pos.over:
+                break
+            start = time.process_time()
+            has_scoring_turn(pos)
+            times.append(time.process_time() - start)
+            if move is not None:
+                pos.play(move, check_end=False)
+    times.sort()
+    print(
+        f"has_scoring_turn on {len(times)} positions of {games} games (CPU time): "
+        f"p50 {_ms(times[len(times) // 2])}, p99 {times[int(len(times) * 0.99)] * 1000:.2f} ms, "
+        f"worst {_ms(times[-1])}"
     )

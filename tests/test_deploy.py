@@ -1,0 +1,50 @@
+"""The Procfile of `make up` and docker-compose.yml describe the same processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from django.conf import settings
+
+ROOT = Path(settings.BASE_DIR)
+
+
+def procfile() -> dict[str, str]:
+    entries = {}
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, command = line.split(":", 1)
+            entries[name.strip()] = command.strip().replace(".venv/bin/", "")
+    return entries
+
+
+def compose() -> dict[str, dict]:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+
+
+def test_every_process_of_make_up_is_a_compose_service_with_the_same_command():
+    services = compose()
+    for name, command in procfile().items():
+        assert name in services, f"{name} of the Procfile is missing from docker-compose.yml"
+        if name == "nginx":
+            continue
+        theirs = services[name]["command"]
+        if name == "web":  # the same server and application; only where it listens differs
+            assert command.replace("-b 127.0.0.1 -p $PORT", "-b 0.0.0.0 -p 8000") == theirs
+        elif name == "beat":  # the schedule file lives where each can write
+            assert command.split(" -s ")[0] == theirs.split(" -s ")[0]
+        else:
+            assert command == theirs
+
+
+def test_compose_has_no_process_that_make_up_lacks():
+    infrastructure = {"postgres", "redis", "migrate"}  # make up starts or runs these itself
+    assert set(compose()) - infrastructure == set(procfile())
+
+
+def test_the_web_processes_share_the_redis_layer_and_the_database():
+    app = compose()["web"]["environment"]
+    for name in ("worker_bots", "worker_analyses", "worker_periodic", "beat"):
+        assert compose()[name]["environment"] == app
+    assert app["DJANGO_PRODUCTION"] == "1"
