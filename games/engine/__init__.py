@@ -15,6 +15,7 @@ from games.engine.errors import (
     IllegalMoveError,
     NotationError,
     RecordError,
+    SetupError,
 )
 from games.engine.notation import Cell, Piece, Placement, Turn, cell_name, parse_cell
 from games.engine.position import PlayedTurn, Position, Termination
@@ -27,6 +28,18 @@ from games.engine.search import (
     legal_turns,
     random_turn,
     scoring_turns,
+)
+from games.engine.study import (
+    Reach,
+    TurnFeatures,
+    check_setup,
+    plain_worth,
+    position_for,
+    single_best,
+    solution_cores,
+    top_turns,
+    turn_features,
+    turn_reach,
 )
 
 __all__ = [
@@ -41,18 +54,29 @@ __all__ = [
     "Placement",
     "PlayedTurn",
     "Position",
+    "Reach",
     "RecordError",
     "Replay",
+    "SetupError",
     "Termination",
     "Turn",
+    "TurnFeatures",
     "best_turn",
     "best_turns",
+    "check_setup",
     "cell_name",
     "has_scoring_turn",
     "legal_turns",
     "parse_cell",
+    "plain_worth",
+    "position_for",
     "random_turn",
     "replay",
     "replay_report",
     "scoring_turns",
+    "single_best",
+    "solution_cores",
+    "top_turns",
+    "turn_features",
+    "turn_reach",
 ]
