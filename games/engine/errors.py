@@ -28,8 +28,8 @@ class GameOverError(IllegalMoveError):
 
 
 class SetupError(RecordError):
-    """A set-up position that cannot be read or could not arise in a game. ``cell`` names the offending cell
-    (``"F5"``), if any."""
+    """A set-up position that cannot be read or could not arise in a game. ``cell`` names the
+    offending cell (``"F5"``), if any."""
 
     def __init__(self, message: str, cell: str | None = None) -> None:
         super().__init__(message)

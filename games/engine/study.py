@@ -28,7 +28,7 @@ from games.engine.position import (
     Position,
     Termination,
 )
-from games.engine.search import _Searcher, _cells_of, best_turns, frontier, to_turn
+from games.engine.search import _cells_of, _Searcher, best_turns, frontier, to_turn
 from games.engine.variants import ROOF0, SHADOW, SUN, line_siestas
 
 
