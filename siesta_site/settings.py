@@ -9,6 +9,7 @@ Everything that differs between machines is read from the environment here, in o
 - ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
+- ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL`` and
   ``REDIS_URL``; turn DEBUG off and cookies secure.
 """
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "learn",
 ]
 
 MIDDLEWARE = [
@@ -157,6 +159,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The analysis board's engine calls (learn.api): per user, or per address signed out.
+    "DEFAULT_THROTTLE_RATES": {"analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Siesta online API",
@@ -201,6 +205,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
     "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},
+    "puzzles-from-games": {"task": "learn.tasks.puzzles_from_analysed_games", "schedule": 60.0},
 }
 # Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
 # in background threads and the beat schedule above in a daemon thread (games/tasks.py).

@@ -1,0 +1,125 @@
+/*
+ * Helpers shared by the analysis board (analysis_board.js) and the puzzles (puzzle.js).
+ *
+ * Exposes `window.Learn` with:
+ *   post(url, body)            JSON POST with the CSRF token → {ok, status, data}
+ *   TurnBuilder(options)       a turn being built on a Siesta.Board: a chosen piece, clicks on
+ *                              empty cells add placements; options.onChange(placements) is called
+ *                              after every change. .clear(), .undo(), .setPiece(p), .placements
+ *   seatTable(box, state, strings)  scores, roofs left and the mover of a position
+ * The rules are never computed here: every check and score comes from the server's engine.
+ */
+(function () {
+  "use strict";
+
+  function cookie(name) {
+    const found = document.cookie.split(";").map((c) => c.trim()).find((c) => c.startsWith(name + "="));
+    return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
+  }
+
+  async function post(url, body) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
+        credentials: "same-origin",
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      return { ok: false, status: 0, data: { error: String(error) } };
+    }
+    let data = {};
+    try {
+      data = await response.json();
+    } catch (error) {
+      data = { error: response.statusText };
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  class TurnBuilder {
+    constructor(options) {
+      this.board = options.board;
+      this.rows = options.rows || (() => Siesta.emptyBoard());
+      this.seat = options.seat || (() => 1);
+      this.onChange = options.onChange || (() => {});
+      this.enabled = options.enabled || (() => true);
+      this.piece = "S";
+      this.placements = [];
+      this.pickerButtons = Array.from(document.querySelectorAll(options.picker + " [data-piece]"));
+      for (const button of this.pickerButtons) {
+        button.addEventListener("click", () => this.setPiece(button.dataset.piece));
+      }
+      this.board.grid.addEventListener("click", (event) => {
+        const cell = event.target.closest(".cell[data-cell]");
+        if (cell && this.enabled()) this.add(cell.dataset.cell);
+      });
+      this.board.grid.addEventListener("keydown", (event) => {
+        const key = event.key.toUpperCase();
+        if (["S", "R", "H"].includes(key)) {
+          this.setPiece(key);
+        } else if (event.key === "Enter" || event.key === " ") {
+          const cell = event.target.closest(".cell[data-cell]");
+          if (cell && this.enabled()) {
+            event.preventDefault();
+            this.add(cell.dataset.cell);
+          }
+        }
+      });
+      for (const cell of this.board.cells.values()) cell.tabIndex = 0;
+      this.setPiece("S");
+    }
+
+    setPiece(piece) {
+      this.piece = piece;
+      for (const button of this.pickerButtons) {
+        button.setAttribute("aria-pressed", String(button.dataset.piece === piece));
+      }
+    }
+
+    add(cell) {
+      const { row, column } = { row: Number(cell.slice(1)) - 1, column: Siesta.COLUMNS.indexOf(cell[0]) };
+      const taken = this.rows()[row][column] !== "." || this.placements.some((p) => p.cell === cell);
+      if (taken || this.placements.length >= 3) return;
+      this.placements.push({ piece: this.piece, cell });
+      this.onChange(this.placements);
+    }
+
+    undo() {
+      this.placements.pop();
+      this.onChange(this.placements);
+    }
+
+    clear() {
+      this.placements = [];
+      this.onChange(this.placements);
+    }
+
+    text() {
+      return Siesta.moveText(this.placements);
+    }
+  }
+
+  function seatTable(box, state, strings) {
+    box.replaceChildren();
+    state.scores.forEach((score, index) => {
+      const seat = index + 1;
+      const item = document.createElement("li");
+      item.className = "seat-panel seat-" + seat + (state.to_move === seat ? " is-to-move" : "");
+      const name = document.createElement("span");
+      name.className = "seat-name";
+      name.textContent = Siesta.format(strings.seat, { seat });
+      const roofs = document.createElement("span");
+      roofs.className = "roofs-left";
+      roofs.textContent = Siesta.format(strings.roofs_left, { count: state.supply.roofs[index] });
+      const value = document.createElement("strong");
+      value.className = "seat-score";
+      value.textContent = String(score);
+      item.append(name, " ", roofs, " ", value);
+      box.appendChild(item);
+    });
+  }
+
+  window.Learn = { post, TurnBuilder, seatTable };
+})();
