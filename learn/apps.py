@@ -8,3 +8,6 @@ class LearnConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "learn"
     verbose_name = "Learn"
+
+    def ready(self) -> None:
+        from learn import tasks  # noqa: F401  (registers the periodic task with Celery)

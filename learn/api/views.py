@@ -26,6 +26,7 @@ POSITION_HELP = (
 )
 
 
+@extend_schema_serializer(component_name="AnalysisInput")
 class PositionInputSerializer(serializers.Serializer[Any]):
     record = serializers.JSONField(required=False, help_text=RECORD_HELP)
     position = serializers.JSONField(required=False, help_text=POSITION_HELP)
@@ -50,6 +51,7 @@ class AnalysisApi(SiestaApi):
 
 
 class AnalysisBestApi(AnalysisApi):
+    @extend_schema_serializer(component_name="AnalysisBestInput")
     class InputSerializer(PositionInputSerializer):
         count = serializers.IntegerField(
             required=False,
@@ -129,10 +131,11 @@ class AnalysisLineApi(AnalysisApi):
 
 
 class AnalysisTurnApi(AnalysisApi):
+    @extend_schema_serializer(component_name="AnalysisTurnInput")
     class InputSerializer(PositionInputSerializer):
         move = serializers.CharField(help_text="One to three placements, like SF5 RF6.")
 
-    @extend_schema_serializer(component_name="AnalysisTurn")
+    @extend_schema_serializer(component_name="AnalysisTurnInProgress")
     class OutputSerializer(serializers.Serializer[Any]):
         seat = serializers.IntegerField()
         move = serializers.CharField()
@@ -165,6 +168,7 @@ class AnalysisTurnApi(AnalysisApi):
 class PuzzleAttemptApi(SiestaApi):
     permission_classes = [AllowAny]
 
+    @extend_schema_serializer(component_name="PuzzleAttemptInput")
     class InputSerializer(serializers.Serializer[Any]):
         move = serializers.CharField(help_text="A whole turn, like SF5 RF6 HF7.")
 
