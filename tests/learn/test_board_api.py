@@ -65,7 +65,8 @@ def test_impossible_positions_are_refused_naming_the_cell(api, position, cell):
 def test_bad_records_and_missing_input_are_400_not_500(api):
     assert api.post("/api/analysis/best/", {}, format="json").status_code == 400
     bad = api.post("/api/analysis/best/", {"record": {"players": 7}}, format="json")
-    assert bad.status_code == 400 and "players" in bad.json()["error"]
+    assert bad.status_code == 400
+    assert "players" in bad.json()["error"]
     illegal = api.post(
         "/api/analysis/best/",
         {"record": {"moves": ["SA1 RB1 HC1", "SL12 RK12 HJ12"]}},
@@ -79,7 +80,8 @@ def test_line_gives_every_position_and_stops_at_the_first_illegal_move(api):
     record = recorded(turns=5)
     record["moves"].append("SA1 RB1 HC1")
     data = api.post("/api/analysis/line/", {"record": record}, format="json").json()
-    assert len(data["states"]) == 6 and len(data["turns"]) == 5
+    assert len(data["states"]) == 6
+    assert len(data["turns"]) == 5
     assert data["error"]["turn"] == 5
     pos = GameRecord.from_json({**record, "moves": []}).start()
     for state, move in zip(data["states"], record["moves"][:5], strict=False):
@@ -112,8 +114,9 @@ def test_the_analysis_api_is_throttled(api, settings):
 
     api_settings.reload()
     try:
-        from learn.api.views import AnalysisApi
         from rest_framework.throttling import ScopedRateThrottle
+
+        from learn.api.views import AnalysisApi
 
         ScopedRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
         body = {"position": {"board": ["S1##"]}}

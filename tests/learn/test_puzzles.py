@@ -42,9 +42,11 @@ def test_exactly_the_qualifying_positions_become_puzzles():
         if index in found:
             candidate = found[index]
             assert missed_enough
-            assert candidate.best_points == best and candidate.played_points == played
+            assert candidate.best_points == best
+            assert candidate.played_points == played
             assert pos.check(candidate.solution)[pos.to_move - 1] == best
-            assert candidate.board == pos.board_text() and candidate.to_move == pos.to_move
+            assert candidate.board == pos.board_text()
+            assert candidate.to_move == pos.to_move
             assert 1 <= candidate.difficulty <= 5
         elif best - played < MIN_MISS:
             assert index not in found
@@ -55,7 +57,8 @@ def test_a_position_whose_best_turns_share_nothing_is_not_a_puzzle():
     # Two separate siestas to extend for 6 each: two best ideas with no piece in common.
     pos = Position(2, board=["S1##", "", "", "", "", "", "", "", "", "", "", "S1##"])
     points, cores = solution_cores(pos)
-    assert points == 6 and len(cores) == 2
+    assert points == 6
+    assert len(cores) == 2
     assert not {str(p) for p in cores[0].placements} & {str(p) for p in cores[1].placements}
     assert examine(pos, 0, "HE1 HF1 HG1", 0) is None
     # A played turn that scored nearly the best is no puzzle either.
@@ -98,10 +101,12 @@ def test_every_maximal_turn_solves_and_only_those():
     rng = random.Random(1)
     for move in rng.sample(maximal, min(8, len(maximal))):
         result = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=move)
-        assert result.solved and result.points == best
+        assert result.solved
+        assert result.points == best
     for move in rng.sample(others, 8):
         result = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=move)
-        assert not result.solved and result.points == outcomes[move]
+        assert not result.solved
+        assert result.points == outcomes[move]
     with pytest.raises(learn_services.PuzzleError) as info:
         learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move="SA2 RB3 HC3")
     assert info.value.cell == "A2"
@@ -119,7 +124,8 @@ def test_the_first_attempt_is_rated_and_both_ratings_move(puzzle):
     result = learn_services.puzzle_attempt_make(
         puzzle_id=puzzle.pk, move=puzzle.solution, user=user
     )
-    assert result.rated and result.solved
+    assert result.rated
+    assert result.solved
     expected = learn_services.expected(1500.0, before)
     assert result.rating_after == pytest.approx(1500 + 40 * (1 - expected), abs=0.1)
     puzzle.refresh_from_db()
@@ -129,7 +135,8 @@ def test_the_first_attempt_is_rated_and_both_ratings_move(puzzle):
     again = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move="HE1 HF1 HG1", user=user)
     assert not again.rated
     player.refresh_from_db()
-    assert player.rated == 1 and player.rating == result.rating_after
+    assert player.rated == 1
+    assert player.rating == result.rating_after
     assert PuzzleAttempt.objects.filter(user=user).count() == 2
 
 
@@ -138,7 +145,8 @@ def test_a_miss_lowers_the_rating_and_breaks_the_streak(puzzle):
     user = UserFactory()
     PuzzlePlayer.objects.create(user=user, streak=3, best_streak=3)
     result = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move="HE1 HF1 HG1", user=user)
-    assert result.rated and not result.solved
+    assert result.rated
+    assert not result.solved
     assert result.rating_after < result.rating_before
     player = PuzzlePlayer.objects.get(user=user)
     assert (player.streak, player.best_streak) == (0, 3)
@@ -164,11 +172,14 @@ def test_the_attempt_api_works_signed_out_without_rating(puzzle):
     client = APIClient()
     url = f"/api/puzzles/{puzzle.pk}/attempts/"
     data = client.post(url, {"move": puzzle.solution}, format="json").json()
-    assert data["solved"] and not data["rated"] and data["rating_after"] is None
+    assert data["solved"]
+    assert not data["rated"]
+    assert data["rating_after"] is None
     assert data["streak"] == 1
     assert client.post(url, {"move": puzzle.solution}, format="json").json()["streak"] == 2
     bad = client.post(url, {"move": "SA2 RB3 HC3"}, format="json")
-    assert bad.status_code == 400 and bad.json()["cell"] == "A2"
+    assert bad.status_code == 400
+    assert bad.json()["cell"] == "A2"
     assert (
         client.post("/api/puzzles/999999/attempts/", {"move": "SA1"}, format="json").status_code
         == 404
