@@ -70,7 +70,7 @@ class AnalysisBestApi(AnalysisApi):
     class OutputSerializer(serializers.Serializer[Any]):
         points = serializers.IntegerField(help_text="The most any legal turn scores the mover.")
         move = serializers.CharField(allow_null=True, help_text="A turn that scores that much.")
-        top = serializers.ListSerializer(
+        top = serializers.ListField(
             child=serializers.DictField(),
             help_text="Up to `count` turns with distinct scoring placements, most points first: "
             '[{"move", "points"}].',
@@ -101,10 +101,10 @@ class AnalysisLineApi(AnalysisApi):
         players = serializers.IntegerField()
         variant = serializers.CharField()
         setup = serializers.JSONField(allow_null=True)
-        turns = serializers.ListSerializer(
+        turns = serializers.ListField(
             child=serializers.DictField(), help_text='[{"move", "seat", "points": [...]}]'
         )
-        states = serializers.ListSerializer(
+        states = serializers.ListField(
             child=serializers.DictField(),
             help_text='Before the first move and after each: [{"board", "scores", "to_move", '
             '"supply", "over", "end_reason"}].',
@@ -187,7 +187,9 @@ class PuzzleAttemptApi(SiestaApi):
         rating_after = serializers.FloatField(allow_null=True)
         puzzle_rating = serializers.FloatField()
         streak = serializers.IntegerField(allow_null=True)
-        source = serializers.DictField(help_text='{"game": id|null, "ply", "url"}')
+        source = serializers.DictField(  # type: ignore[assignment]
+            help_text='{"game": id|null, "ply", "url", "replay", "label"}'
+        )
 
     @extend_schema(
         tags=["puzzles"],
@@ -209,7 +211,7 @@ class PuzzleAttemptApi(SiestaApi):
             result = services.puzzle_attempt_make(
                 puzzle_id=puzzle_id,
                 move=data.validated_data["move"],
-                user=user,  # type: ignore[arg-type]
+                user=user,
             )
         except services.PuzzleError as exc:
             return Response({"error": exc.message, "cell": exc.cell}, status=exc.status)

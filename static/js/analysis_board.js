@@ -84,7 +84,8 @@
 
   function render() {
     if (editing()) {
-      board.render(editRows, { overlay: errorCell ? [{ piece: "S", cell: errorCell, className: "cell-error" }] : [] });
+      board.render(editRows);
+      Learn.markCell(board, errorCell);
       return;
     }
     const current = state();
@@ -174,6 +175,7 @@
       say(answer.status === 429 ? words.throttled : answer.data.error, "error");
       builder.placements.pop();
       render();
+      Learn.markCell(board, answer.data.cell);
       return;
     }
     say("");

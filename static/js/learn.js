@@ -121,5 +121,11 @@
     });
   }
 
-  window.Learn = { post, TurnBuilder, seatTable };
+  /** Outline a cell the server named in an error, until the board is drawn again. */
+  function markCell(board, name) {
+    const cell = name && board.cells.get(name);
+    if (cell) cell.classList.add("cell-error");
+  }
+
+  window.Learn = { post, TurnBuilder, seatTable, markCell };
 })();

@@ -65,6 +65,7 @@
       say(answer.status === 429 ? words.throttled : answer.data.error, "error");
       builder.placements.pop();
       render();
+      Learn.markCell(board, answer.data.cell);
       return;
     }
     say(answer.data.complete ? words.complete : "");
@@ -81,6 +82,7 @@
     const answer = await Learn.post(puzzle.attempt_url, { move });
     if (!answer.ok) {
       say(answer.data.error, "error");
+      Learn.markCell(board, answer.data.cell);
       return;
     }
     const result = answer.data;
@@ -115,6 +117,12 @@
       replay.hidden = false;
     }
     $("source-analysis").href = result.source.url;
+    if (result.source.label) {
+      $("source-label").textContent = Siesta.format(words.source, {
+        label: result.source.label,
+        ply: result.source.ply + 1,
+      });
+    }
     render();
     $("next-button").focus();
   }
