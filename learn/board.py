@@ -22,6 +22,7 @@ from games.engine import (
     SetupError,
     Turn,
     check_setup,
+    replay,
     top_turns,
     turn_reach,
 )
@@ -112,14 +113,13 @@ def line_states(record: GameRecord) -> dict[str, Any]:
 
 def position_after(record: GameRecord) -> Position:
     """The position after every move of the record; an illegal move is an input error."""
-    pos = record.start()
-    for index, move in enumerate(record.moves):
-        try:
-            pos.play(move)
-        except EngineError as exc:
-            cell = exc.cell if isinstance(exc, IllegalMoveError) else None
-            raise BoardInputError(f"turn {index + 1} ({move}): {exc}", cell) from None
-    return pos
+    played = replay(record)
+    if played.error is not None and played.error_turn is not None:
+        index = played.error_turn
+        raise BoardInputError(
+            f"turn {index + 1} ({record.moves[index]}): {played.error}", played.error.cell
+        )
+    return played.position
 
 
 def turn_in_progress(record: GameRecord, move: str) -> dict[str, Any]:

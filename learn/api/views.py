@@ -4,6 +4,7 @@ too). The analysis calls cost CPU, so they share a scoped throttle (``analysis``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
@@ -15,6 +16,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from games.api.base import SiestaApi
 from games.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
+from games.engine import GameRecord
 from learn import board, services
 from learn.views import source_links
 
@@ -32,10 +34,6 @@ class PositionInputSerializer(serializers.Serializer[Any]):
     position = serializers.JSONField(required=False, help_text=POSITION_HELP)
 
 
-def _bad(exc: board.BoardInputError) -> Response:
-    return Response({"error": exc.message, "cell": exc.cell}, status=400)
-
-
 BAD_INPUT = OpenApiResponse(
     IllegalMoveErrorSerializer,
     description="The record or position cannot be read, is impossible, or a move is illegal; "
@@ -48,6 +46,21 @@ class AnalysisApi(SiestaApi):
     permission_classes = [AllowAny]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "analysis"
+
+    def answer(
+        self,
+        request: Request,
+        serializer: type[serializers.Serializer[Any]],
+        compute: Callable[[GameRecord, dict[str, Any]], dict[str, Any]],
+    ) -> Response:
+        """Validate the body, read its record or position, and answer ``compute``'s result."""
+        data = serializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            record = board.read_record(data.validated_data)
+            return Response(compute(record, data.validated_data))
+        except board.BoardInputError as exc:
+            return Response({"error": exc.message, "cell": exc.cell}, status=400)
 
 
 class AnalysisBestApi(AnalysisApi):
@@ -86,13 +99,11 @@ class AnalysisBestApi(AnalysisApi):
         responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        try:
-            record = board.read_record(data.validated_data)
-            return Response(board.best_for(record, data.validated_data["count"]))
-        except board.BoardInputError as exc:
-            return _bad(exc)
+        return self.answer(
+            request,
+            self.InputSerializer,
+            lambda record, data: board.best_for(record, data["count"]),
+        )
 
 
 class AnalysisLineApi(AnalysisApi):
@@ -122,12 +133,9 @@ class AnalysisLineApi(AnalysisApi):
         responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        data = PositionInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        try:
-            return Response(board.line_states(board.read_record(data.validated_data)))
-        except board.BoardInputError as exc:
-            return _bad(exc)
+        return self.answer(
+            request, PositionInputSerializer, lambda record, _data: board.line_states(record)
+        )
 
 
 class AnalysisTurnApi(AnalysisApi):
@@ -156,13 +164,11 @@ class AnalysisTurnApi(AnalysisApi):
         responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        try:
-            record = board.read_record(data.validated_data)
-            return Response(board.turn_in_progress(record, data.validated_data["move"]))
-        except board.BoardInputError as exc:
-            return _bad(exc)
+        return self.answer(
+            request,
+            self.InputSerializer,
+            lambda record, data: board.turn_in_progress(record, data["move"]),
+        )
 
 
 class PuzzleAttemptApi(SiestaApi):

@@ -55,6 +55,8 @@
     seat: () => (state() ? state().to_move : 1),
     enabled: () => !editing() && state() && !state().over,
     onChange: checkTurn,
+    onError: (message) => say(message, "error"),
+    badNotation: strings.bad_notation,
   });
 
   async function load(ply) {
@@ -338,20 +340,8 @@
     render();
   });
   $("setup-use").addEventListener("click", useSetup);
-  $("undo-button").addEventListener("click", () => builder.undo());
-  $("clear-button").addEventListener("click", () => builder.clear());
   $("play-button").addEventListener("click", () => playMove(builder.text()));
   $("best-button").addEventListener("click", askBest);
-  $("notation-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const placements = Siesta.parseMove($("notation-input").value);
-    if (!placements) {
-      say(strings.bad_notation, "error");
-      return;
-    }
-    builder.placements = placements.slice(0, 3);
-    checkTurn(builder.placements);
-  });
   for (const button of document.querySelectorAll("[data-step]")) {
     button.addEventListener("click", () => {
       const step = button.dataset.step;

@@ -5,7 +5,9 @@
  *   post(url, body)            JSON POST with the CSRF token → {ok, status, data}
  *   TurnBuilder(options)       a turn being built on a Siesta.Board: a chosen piece, clicks on
  *                              empty cells add placements; options.onChange(placements) is called
- *                              after every change. .clear(), .undo(), .setPiece(p), .placements
+ *                              after every change. .clear(), .undo(), .setPiece(p), .placements;
+ *                              it also wires undo, clear and the notation field of
+ *                              templates/learn/_turn_controls.html (options.onError for bad text)
  *   seatTable(box, state, strings)  scores, roofs left and the mover of a position
  * The rules are never computed here: every check and score comes from the server's engine.
  */
@@ -68,6 +70,20 @@
         }
       });
       for (const cell of this.board.cells.values()) cell.tabIndex = 0;
+      // The controls of templates/learn/_turn_controls.html.
+      const byId = (id) => document.getElementById(id);
+      byId("undo-button").addEventListener("click", () => this.undo());
+      byId("clear-button").addEventListener("click", () => this.clear());
+      byId("notation-form").addEventListener("submit", (event) => {
+        event.preventDefault();
+        const placements = Siesta.parseMove(byId("notation-input").value);
+        if (!placements) {
+          (options.onError || (() => {}))(options.badNotation);
+          return;
+        }
+        this.placements = placements.slice(0, 3);
+        this.onChange(this.placements);
+      });
       this.setPiece("S");
     }
 

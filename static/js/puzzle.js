@@ -36,6 +36,8 @@
     seat: () => puzzle.to_move,
     enabled: () => !done,
     onChange: checkTurn,
+    onError: (message) => say(message, "error"),
+    badNotation: strings.bad_notation,
   });
 
   function render() {
@@ -127,19 +129,7 @@
     $("next-button").focus();
   }
 
-  $("undo-button").addEventListener("click", () => builder.undo());
-  $("clear-button").addEventListener("click", () => builder.clear());
   $("submit-button").addEventListener("click", submit);
-  $("notation-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const placements = Siesta.parseMove($("notation-input").value);
-    if (!placements) {
-      say(strings.bad_notation, "error");
-      return;
-    }
-    builder.placements = placements.slice(0, 3);
-    checkTurn(builder.placements);
-  });
 
   Learn.seatTable($("puzzle-seats"), position, strings);
   render();
