@@ -37,7 +37,8 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         started = time.perf_counter()
         games = generate.bot_games(options["games"], options["seed"], players)
-        connections.close_all()  # the worker processes must not share the parent's connection
+        if options["processes"] > 1:
+            connections.close_all()  # forked workers must not share the parent's connection
 
         def progress(done: int, total: int) -> None:
             if options["verbosity"] > 1 or done == total or done % 25 == 0:
