@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
 from learn import generate
+from learn.models import Puzzle
 from learn.puzzles import PuzzleCandidate
 from learn.services import puzzle_create
 
@@ -37,6 +38,14 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         started = time.perf_counter()
         games = generate.bot_games(options["games"], options["seed"], players)
+        # Games that already gave puzzles need not be played again (the keys would find nothing
+        # new anyway); a game that gave none is played again, harmlessly.
+        done = set(
+            Puzzle.objects.filter(source_label__in=[g.label for g in games]).values_list(
+                "source_label", flat=True
+            )
+        )
+        todo = [game for game in games if game.label not in done]
         if options["processes"] > 1:
             connections.close_all()  # forked workers must not share the parent's connection
 
@@ -45,7 +54,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"{done}/{total} games")
 
         found = created = 0
-        for game, record, candidates in generate.run(games, options["processes"], progress):
+        for game, record, candidates in generate.run(todo, options["processes"], progress):
             for data in candidates:
                 found += 1
                 _puzzle, made = puzzle_create(
@@ -56,6 +65,6 @@ class Command(BaseCommand):
                 created += made
         seconds = time.perf_counter() - started
         self.stdout.write(
-            f"{len(games)} games, {found} puzzle positions, {created} new puzzles "
-            f"in {seconds:.0f} s"
+            f"{len(todo)} games played ({len(games) - len(todo)} already searched), "
+            f"{found} puzzle positions, {created} new puzzles in {seconds:.0f} s"
         )
