@@ -175,7 +175,7 @@
     if (builder.text() !== move) return; // a newer placement is being checked
     if (!answer.ok) {
       say(answer.status === 429 ? words.throttled : answer.data.error, "error");
-      builder.placements.pop();
+      builder.refuse(answer.data.cell);
       render();
       Learn.markCell(board, answer.data.cell);
       return;

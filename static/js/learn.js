@@ -102,6 +102,13 @@
       this.onChange(this.placements);
     }
 
+    /** Take back the placement at `cell` (named by the server's error) and every later one;
+     * without a cell, the last placement. */
+    refuse(cell) {
+      const index = this.placements.findIndex((p) => p.cell === cell);
+      this.placements = index >= 0 ? this.placements.slice(0, index) : this.placements.slice(0, -1);
+    }
+
     undo() {
       this.placements.pop();
       this.onChange(this.placements);

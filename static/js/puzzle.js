@@ -65,7 +65,7 @@
     if (builder.text() !== move) return;
     if (!answer.ok) {
       say(answer.status === 429 ? words.throttled : answer.data.error, "error");
-      builder.placements.pop();
+      builder.refuse(answer.data.cell);
       render();
       Learn.markCell(board, answer.data.cell);
       return;
