@@ -59,7 +59,8 @@ def test_the_board_shows_the_engines_best_turns_and_reach(page: Any) -> None:
     page.select_option("#best-count", "3")
     page.click("#best-button")
     page.wait_for_selector("#best-list li")
-    shown = [item.inner_text() for item in page.query_selector_all("#best-list li button.move-text")]
+    buttons = page.query_selector_all("#best-list li button.move-text")
+    shown = [button.inner_text() for button in buttons]
     assert shown == [str(turn) for _points, turn in top_turns(pos, 3)]
     # Build the first placement of the best turn by clicking: so far and reachable are exact.
     first = Turn.parse(shown[0]).placements[0]
@@ -67,7 +68,8 @@ def test_the_board_shows_the_engines_best_turns_and_reach(page: Any) -> None:
     page.click(f'.cell[data-cell="{str(first)[1:]}"]')
     reach = turn_reach(pos, Turn((first,)))
     page.wait_for_function(
-        "document.getElementById('reach').textContent.includes('%d')" % reach.reachable
+        "(text) => document.getElementById('reach').textContent.includes(text)",
+        arg=str(reach.reachable),
     )
     assert f"{reach.reachable}" in page.inner_text("#reach")
     # Play the best turn from the list: the line grows by one and the position moves on.
@@ -98,7 +100,8 @@ def test_a_puzzle_solved_in_the_browser(page: Any) -> None:
         page.click(f'#puzzle-picker [data-piece="{placement.piece.value}"]')
         page.click(f'.cell[data-cell="{str(placement)[1:]}"]')
         page.wait_for_function(
-            "document.getElementById('pending-move').textContent.includes('%s')" % placement
+            "(text) => document.getElementById('pending-move').textContent.includes(text)",
+            arg=str(placement),
         )
     page.wait_for_selector("#submit-button:not([disabled])")
     page.click("#submit-button")
