@@ -42,11 +42,7 @@
     return { ...record, moves: record.moves.slice(0, ply) };
   }
 
-  function say(text, kind) {
-    const box = $("analysis-message");
-    box.textContent = text || "";
-    box.className = "play-message" + (kind ? " is-" + kind : "");
-  }
+  const say = Learn.messenger("analysis-message");
 
   const builder = new Learn.TurnBuilder({
     board,
@@ -57,6 +53,7 @@
     onChange: checkTurn,
     onError: (message) => say(message, "error"),
     badNotation: strings.bad_notation,
+    throttled: words.throttled,
   });
 
   async function load(ply) {
@@ -170,18 +167,10 @@
     shown = null;
     render();
     if (!placements.length) return;
-    const move = Siesta.moveText(placements);
-    const answer = await Learn.post("/api/analysis/turn/", { record: recordAt(cursor), move });
-    if (builder.text() !== move) return; // a newer placement is being checked
-    if (!answer.ok) {
-      say(answer.status === 429 ? words.throttled : answer.data.error, "error");
-      builder.refuse(answer.data.cell);
-      render();
-      Learn.markCell(board, answer.data.cell);
-      return;
-    }
+    const data = await builder.check({ record: recordAt(cursor) }, render);
+    if (!data) return;
     say("");
-    reach = answer.data;
+    reach = data;
     renderTurn();
   }
 

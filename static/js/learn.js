@@ -9,6 +9,8 @@
  *                              it also wires undo, clear and the notation field of
  *                              templates/learn/_turn_controls.html (options.onError for bad text)
  *   seatTable(box, state, strings)  scores, roofs left and the mover of a position
+ *   messenger(id)              a say(text, kind) function for a message element
+ *   markCell(board, name)      outline a cell an error named
  * The rules are never computed here: every check and score comes from the server's engine.
  */
 (function () {
@@ -46,6 +48,8 @@
       this.rows = options.rows || (() => Siesta.emptyBoard());
       this.seat = options.seat || (() => 1);
       this.onChange = options.onChange || (() => {});
+      this.onError = options.onError || (() => {});
+      this.throttled = options.throttled;
       this.enabled = options.enabled || (() => true);
       this.piece = "S";
       this.placements = [];
@@ -78,7 +82,7 @@
         event.preventDefault();
         const placements = Siesta.parseMove(byId("notation-input").value);
         if (!placements) {
-          (options.onError || (() => {}))(options.badNotation);
+          this.onError(options.badNotation);
           return;
         }
         this.placements = placements.slice(0, 3);
@@ -102,6 +106,25 @@
       this.onChange(this.placements);
     }
 
+    /**
+     * Ask the engine about the placements so far (POST /api/analysis/turn/, `body` beside the
+     * move). Returns its answer; null when a newer placement overtook it, or when it was refused:
+     * then the refused placements are taken back, `redraw()` is called and the cell outlined.
+     */
+    async check(body, redraw) {
+      const move = this.text();
+      const answer = await post("/api/analysis/turn/", { ...body, move });
+      if (this.text() !== move) return null;
+      if (!answer.ok) {
+        this.onError(answer.status === 429 ? this.throttled : answer.data.error);
+        this.refuse(answer.data.cell);
+        redraw();
+        markCell(this.board, answer.data.cell);
+        return null;
+      }
+      return answer.data;
+    }
+
     /** Take back the placement at `cell` (named by the server's error) and every later one;
      * without a cell, the last placement. */
     refuse(cell) {
@@ -122,6 +145,15 @@
     text() {
       return Siesta.moveText(this.placements);
     }
+  }
+
+  /** A function showing a message (and its kind: "error") in the element `id`. */
+  function messenger(id) {
+    return (text, kind) => {
+      const box = document.getElementById(id);
+      box.textContent = text || "";
+      box.className = "play-message" + (kind ? " is-" + kind : "");
+    };
   }
 
   function seatTable(box, state, strings) {
@@ -150,5 +182,5 @@
     if (cell) cell.classList.add("cell-error");
   }
 
-  window.Learn = { post, TurnBuilder, seatTable, markCell };
+  window.Learn = { post, TurnBuilder, seatTable, markCell, messenger };
 })();

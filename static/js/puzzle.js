@@ -23,11 +23,7 @@
   let done = false;
   let solution = null;
 
-  function say(text, kind) {
-    const box = $("puzzle-message");
-    box.textContent = text || "";
-    box.className = "play-message" + (kind ? " is-" + kind : "");
-  }
+  const say = Learn.messenger("puzzle-message");
 
   const builder = new Learn.TurnBuilder({
     board,
@@ -38,6 +34,7 @@
     onChange: checkTurn,
     onError: (message) => say(message, "error"),
     badNotation: strings.bad_notation,
+    throttled: words.throttled,
   });
 
   function render() {
@@ -60,18 +57,10 @@
     check = null;
     render();
     if (!placements.length) return;
-    const move = Siesta.moveText(placements);
-    const answer = await Learn.post("/api/analysis/turn/", { position, move });
-    if (builder.text() !== move) return;
-    if (!answer.ok) {
-      say(answer.status === 429 ? words.throttled : answer.data.error, "error");
-      builder.refuse(answer.data.cell);
-      render();
-      Learn.markCell(board, answer.data.cell);
-      return;
-    }
-    say(answer.data.complete ? words.complete : "");
-    check = answer.data;
+    const data = await builder.check({ position }, render);
+    if (!data) return;
+    say(data.complete ? words.complete : "");
+    check = data;
     render();
   }
 
