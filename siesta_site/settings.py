@@ -17,6 +17,7 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
   ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability)
+- ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
   ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
@@ -79,6 +80,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "learn",
 ]
 
 MIDDLEWARE = [
@@ -238,6 +240,8 @@ REST_FRAMEWORK = {
             "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
             "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="20/hour"),
             "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
+            # The analysis board's engine calls (learn.api): per user, or per address signed out.
+            "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()
     },
     # Proxies in front of the server that append to X-Forwarded-For: the client address is the
@@ -323,6 +327,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},
     "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 5.0},
     "expire-open-games": {"task": "games.tasks.expire_open_games", "schedule": 60.0},
+    "puzzles-from-games": {"task": "learn.tasks.puzzles_from_analysed_games", "schedule": 60.0},
 }
 # Separate queues, so that no kind of work holds up another (README, Reliability): bot turns
 # (short, latency matters), analyses (seconds each) and periodic work; anything else goes to the
@@ -338,6 +343,7 @@ SIESTA_TASK_QUEUES = {
     "games.tasks.expire_open_games": "periodic",
     "tournaments.tasks.sweep": "periodic",
     "tournaments.tasks.game_ended": "periodic",
+    "learn.tasks.puzzles_from_analysed_games": "periodic",
 }
 # A broker that is down must not hold up the request that enqueues after its commit for long:
 # a few quick retries, then the enqueue is logged as lost and the periodic sweeps send it again.

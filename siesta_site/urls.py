@@ -18,8 +18,10 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("tournaments.api_urls")),
+    path("api/", include("learn.api.urls")),
     # Pages
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("learn.urls")),
     path("", include("games.urls")),
 ]

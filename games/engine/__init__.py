@@ -15,6 +15,7 @@ from games.engine.errors import (
     IllegalMoveError,
     NotationError,
     RecordError,
+    SetupError,
 )
 from games.engine.notation import Cell, Piece, Placement, Turn, cell_name, parse_cell
 from games.engine.outcome import GameOutcome, SeatResult, Verdict, compare, verdict_of
@@ -28,6 +29,18 @@ from games.engine.search import (
     legal_turns,
     random_turn,
     scoring_turns,
+)
+from games.engine.study import (
+    Reach,
+    TurnFeatures,
+    check_setup,
+    plain_worth,
+    position_for,
+    single_best,
+    solution_cores,
+    top_turns,
+    turn_features,
+    turn_reach,
 )
 
 __all__ = [
@@ -43,22 +56,33 @@ __all__ = [
     "Placement",
     "PlayedTurn",
     "Position",
+    "Reach",
     "RecordError",
     "Replay",
     "SeatResult",
+    "SetupError",
     "Termination",
     "Turn",
+    "TurnFeatures",
     "Verdict",
     "best_turn",
     "best_turns",
     "cell_name",
+    "check_setup",
     "compare",
     "has_scoring_turn",
     "legal_turns",
     "parse_cell",
+    "plain_worth",
+    "position_for",
     "random_turn",
     "replay",
     "replay_report",
     "scoring_turns",
+    "single_best",
+    "solution_cores",
+    "top_turns",
+    "turn_features",
+    "turn_reach",
     "verdict_of",
 ]

@@ -68,3 +68,12 @@ class IllegalMoveError(EngineError):
 
 class GameOverError(IllegalMoveError):
     """A move after the end of the game."""
+
+
+class SetupError(RecordError):
+    """A set-up position that cannot be read or could not arise in a game. ``cell`` names the
+    offending cell (``"F5"``), if any."""
+
+    def __init__(self, message: str, cell: str | None = None) -> None:
+        super().__init__(message)
+        self.cell = cell

@@ -19,7 +19,7 @@ import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from games.engine.errors import EngineError, GameOverError, IllegalMoveError
+from games.engine.errors import EngineError, GameOverError, IllegalMoveError, SetupError
 from games.engine.notation import CELLS, SIZE, Cell, Piece, Placement, Turn, cell_name
 from games.engine.outcome import GameOutcome
 from games.engine.variants import EMPTY, MAX_SEATS, ROOF0, SHADOW, SUN, LineScore, rules_for
@@ -524,8 +524,9 @@ def _read_board(rows: Sequence[str], players: int) -> list[tuple[Cell, int]]:
             elif char in "1234" and int(char) <= players:
                 found.append((cell, ROOF0 + int(char) - 1))
             else:
-                raise EngineError(
+                raise SetupError(
                     f"{cell_name(cell)}: '{char}' is not a board character "
-                    f"(use . S # or a seat 1–{players})"
+                    f"(use . S # or a seat 1–{players})",
+                    cell_name(cell),
                 )
     return found

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.errors import EngineError, IllegalMoveError, RecordError
+from games.engine.errors import EngineError, IllegalMoveError, RecordError, SetupError
 from games.engine.position import Position
 
 
@@ -81,6 +81,8 @@ class GameRecord:
                 roofs=supply.get("roofs"),
                 scores=setup.get("scores"),
             )
+        except SetupError as exc:
+            raise SetupError(f"bad setup: {exc}", exc.cell) from None
         except EngineError as exc:
             raise RecordError(f"bad setup: {exc}") from None
         except TypeError as exc:

@@ -329,8 +329,6 @@ class _Searcher:
 
     def best_cores(self, ties: bool = False) -> tuple[int, list[tuple[Step, ...]]]:
         """The maximum gain, and the cores that reach it (several, up to a limit, with ``ties``)."""
-        useful = _undominated(self.components())
-        useful.sort(key=lambda item: -item[0])
         best = 0
         cores: list[tuple[Step, ...]] = []
         limit = _TIE_LIMIT if ties else 1
@@ -345,6 +343,43 @@ class _Searcher:
         def hopeless(total: int) -> bool:
             return total < best or (total == best and len(cores) >= limit)
 
+        self.combine(offer, hopeless)
+        return best, cores
+
+    def top_cores(self, count: int) -> list[tuple[int, tuple[Step, ...]]]:
+        """The ``count`` best distinct cores (sets of scoring placements) with their gains, best
+        first."""
+        kept: dict[frozenset[Step], tuple[int, tuple[Step, ...]]] = {}
+
+        def floor() -> int:
+            return min(gain for gain, _ in kept.values()) if len(kept) >= count else 0
+
+        def offer(gain: int, order: tuple[Step, ...]) -> None:
+            key = frozenset(order)
+            if key in kept or gain <= 0:
+                return
+            if len(kept) >= count:
+                if gain <= floor():
+                    return
+                worst = min(kept, key=lambda k: kept[k][0])
+                del kept[worst]
+            kept[key] = (gain, order)
+
+        def hopeless(total: int) -> bool:
+            return len(kept) >= count and total <= floor()
+
+        self.combine(offer, hopeless)
+        return sorted(kept.values(), key=lambda item: -item[0])
+
+    def combine(
+        self,
+        offer: Callable[[int, tuple[Step, ...]], None],
+        hopeless: Callable[[int], bool],
+    ) -> None:
+        """Offer every undominated component, and every union of two or three components that
+        are not linked (played in a legal order), best first; ``hopeless(bound)`` prunes."""
+        useful = _undominated(self.components())
+        useful.sort(key=lambda item: -item[0])
         for gain, order in useful:
             offer(gain, order)
         count = len(useful)
@@ -367,7 +402,6 @@ class _Searcher:
                         if len(order_c) != 1 or _overlap(order_a + order_b, order_c):
                             continue
                         self._offer_union(offer, (order_a, order_b, order_c))
-        return best, cores
 
     def _offer_union(
         self, offer: Callable[[int, tuple[Step, ...]], None], parts: tuple[tuple[Step, ...], ...]

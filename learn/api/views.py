@@ -1,0 +1,244 @@
+"""The learn API: the analysis board's engine answers and puzzle attempts. Thin interfaces over
+``learn.board`` (pure engine work) and ``learn.services``; anyone may call them (signed out
+too). The analysis calls cost CPU, so they share a scoped throttle (``analysis``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+from games.api.base import SiestaApi
+from games.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
+from games.engine import GameRecord
+from learn import board, services
+from learn.views import source_links
+
+RECORD_HELP = "A game record (RULES.md, Notation); the position after its moves is analysed."
+POSITION_HELP = (
+    'A position: {"players", "variant", "board": [12 strings], "to_move", "supply": {"suns", '
+    '"shadows", "roofs": [...]}, "scores"}, every key optional as in a record\'s setup. It must '
+    "be one that could arise in a game; a problem names its cell."
+)
+
+
+@extend_schema_serializer(component_name="AnalysisInput")
+class PositionInputSerializer(serializers.Serializer[Any]):
+    record = serializers.JSONField(required=False, help_text=RECORD_HELP)
+    position = serializers.JSONField(required=False, help_text=POSITION_HELP)
+
+
+BAD_INPUT = OpenApiResponse(
+    IllegalMoveErrorSerializer,
+    description="The record or position cannot be read, is impossible, or a move is illegal; "
+    "`cell` names the cell at fault when there is one.",
+)
+THROTTLED = OpenApiResponse(ErrorSerializer, description="Too many analysis requests.")
+
+
+class AnalysisApi(SiestaApi):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "analysis"
+
+    def answer(
+        self,
+        request: Request,
+        serializer: type[serializers.Serializer[Any]],
+        compute: Callable[[GameRecord, dict[str, Any]], dict[str, Any]],
+    ) -> Response:
+        """Validate the body, read its record or position, and answer ``compute``'s result."""
+        data = serializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            record = board.read_record(data.validated_data)
+            return Response(compute(record, data.validated_data))
+        except board.BoardInputError as exc:
+            return Response({"error": exc.message, "cell": exc.cell}, status=400)
+
+
+class AnalysisBestApi(AnalysisApi):
+    @extend_schema_serializer(component_name="AnalysisBestInput")
+    class InputSerializer(PositionInputSerializer):
+        count = serializers.IntegerField(
+            required=False,
+            default=5,
+            min_value=1,
+            max_value=board.MAX_TOP,
+            help_text="How many of the best turns to list in `top`.",
+        )
+
+    @extend_schema_serializer(component_name="TopTurn")
+    class TopSerializer(serializers.Serializer[Any]):
+        move = serializers.CharField()
+        points = serializers.IntegerField()
+
+    @extend_schema_serializer(component_name="AnalysisBest")
+    class OutputSerializer(serializers.Serializer[Any]):
+        points = serializers.IntegerField(help_text="The most any legal turn scores the mover.")
+        move = serializers.CharField(allow_null=True, help_text="A turn that scores that much.")
+        top = serializers.ListField(
+            child=serializers.DictField(),
+            help_text="Up to `count` turns with distinct scoring placements, most points first: "
+            '[{"move", "points"}].',
+        )
+        seat = serializers.IntegerField(allow_null=True, help_text="The player to move.")
+
+    @extend_schema(
+        tags=["analysis"],
+        summary="The exact best turn and the best few",
+        description="Send `record` or `position`. Exact: no legal turn scores more than "
+        "`points` for the player to move. Throttled (scope `analysis`).",
+        request=InputSerializer,
+        responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
+    )
+    def post(self, request: Request) -> Response:
+        return self.answer(
+            request,
+            self.InputSerializer,
+            lambda record, data: board.best_for(record, data["count"]),
+        )
+
+
+class AnalysisLineApi(AnalysisApi):
+    @extend_schema_serializer(component_name="AnalysisLine")
+    class OutputSerializer(serializers.Serializer[Any]):
+        players = serializers.IntegerField()
+        variant = serializers.CharField()
+        setup = serializers.JSONField(allow_null=True)
+        turns = serializers.ListField(
+            child=serializers.DictField(), help_text='[{"move", "seat", "points": [...]}]'
+        )
+        states = serializers.ListField(
+            child=serializers.DictField(),
+            help_text='Before the first move and after each: [{"board", "scores", "to_move", '
+            '"supply", "over", "end_reason"}].',
+        )
+        error = serializers.JSONField(
+            allow_null=True, help_text='The first illegal move: {"turn", "message", "cell"}.'
+        )
+
+    @extend_schema(
+        tags=["analysis"],
+        summary="Every position along a line",
+        description="The positions of a record (or of a bare position) move by move. "
+        "Throttled (scope `analysis`).",
+        request=PositionInputSerializer,
+        responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
+    )
+    def post(self, request: Request) -> Response:
+        return self.answer(
+            request, PositionInputSerializer, lambda record, _data: board.line_states(record)
+        )
+
+
+class AnalysisTurnApi(AnalysisApi):
+    @extend_schema_serializer(component_name="AnalysisTurnInput")
+    class InputSerializer(PositionInputSerializer):
+        move = serializers.CharField(help_text="One to three placements, like SF5 RF6.")
+
+    @extend_schema_serializer(component_name="AnalysisTurnInProgress")
+    class OutputSerializer(serializers.Serializer[Any]):
+        seat = serializers.IntegerField()
+        move = serializers.CharField()
+        points = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+        so_far = serializers.IntegerField(help_text="What the placements score the mover.")
+        reachable = serializers.IntegerField(
+            help_text="The most a legal turn starting with them scores (0: none scores)."
+        )
+        complete = serializers.BooleanField(help_text="They are a whole legal turn.")
+        end_reason = serializers.CharField(allow_null=True)
+
+    @extend_schema(
+        tags=["analysis"],
+        summary="A turn in progress",
+        description="Checks the placements in order (an illegal one names its cell) and finds "
+        "the most the turn can still reach. Throttled (scope `analysis`).",
+        request=InputSerializer,
+        responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
+    )
+    def post(self, request: Request) -> Response:
+        return self.answer(
+            request,
+            self.InputSerializer,
+            lambda record, data: board.turn_in_progress(record, data["move"]),
+        )
+
+
+class PuzzleAttemptApi(SiestaApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema_serializer(component_name="PuzzleAttemptInput")
+    class InputSerializer(serializers.Serializer[Any]):
+        move = serializers.CharField(help_text="A whole turn, like SF5 RF6 HF7.")
+
+    @extend_schema_serializer(component_name="PuzzleAttempt")
+    class OutputSerializer(serializers.Serializer[Any]):
+        move = serializers.CharField()
+        points = serializers.IntegerField(help_text="What the turn scores.")
+        best_points = serializers.IntegerField(help_text="The most any turn scores.")
+        solved = serializers.BooleanField(help_text="points == best_points.")
+        solution = serializers.CharField(help_text="One turn that scores best_points.")
+        cores = serializers.ListField(
+            child=serializers.CharField(), help_text="Every distinct set of scoring placements."
+        )
+        rated = serializers.BooleanField(help_text="The caller's first attempt, signed in.")
+        rating_before = serializers.FloatField(allow_null=True)
+        rating_after = serializers.FloatField(allow_null=True)
+        puzzle_rating = serializers.FloatField()
+        streak = serializers.IntegerField(allow_null=True)
+        source = serializers.DictField(  # type: ignore[assignment]
+            help_text='{"game": id|null, "ply", "url", "replay", "label"}'
+        )
+
+    @extend_schema(
+        tags=["puzzles"],
+        summary="Try a puzzle",
+        description="Solved when the turn scores the maximum (any maximal turn counts). Signed "
+        "in, the first attempt at a puzzle is rated (Elo against the puzzle's rating).",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: OpenApiResponse(IllegalMoveErrorSerializer, description="An illegal turn."),
+            404: OpenApiResponse(ErrorSerializer, description="There is no such puzzle."),
+        },
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request.user if request.user.is_authenticated else None
+        try:
+            result = services.puzzle_attempt_make(
+                puzzle_id=puzzle_id,
+                move=data.validated_data["move"],
+                user=user,
+            )
+        except services.PuzzleError as exc:
+            return Response({"error": exc.message, "cell": exc.cell}, status=exc.status)
+        streak = result.streak
+        if user is None:  # signed out: the streak lives in the session
+            streak = request.session.get("puzzle_streak", 0) + 1 if result.solved else 0
+            request.session["puzzle_streak"] = streak
+        puzzle = result.puzzle
+        return Response(
+            {
+                "move": result.move,
+                "points": result.points,
+                "best_points": puzzle.best_points,
+                "solved": result.solved,
+                "solution": puzzle.solution,
+                "cores": puzzle.cores,
+                "rated": result.rated,
+                "rating_before": result.rating_before,
+                "rating_after": result.rating_after,
+                "puzzle_rating": puzzle.rating,
+                "streak": streak,
+                "source": source_links(puzzle),
+            }
+        )

@@ -1,0 +1,98 @@
+"""Reads of the learn app: puzzles, the next puzzle for a player, histories, game lines."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import QuerySet
+
+from games.engine import Position
+from games.models import Analysis, Game
+from learn.models import Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
+
+DEFAULT_RATING = 1500.0
+NEAREST = 12
+"""The next puzzle is drawn from this many unsolved puzzles nearest the player's rating."""
+
+
+def puzzle_position(puzzle: Puzzle) -> Position:
+    """The puzzle's position, its mover to play."""
+    return Position(
+        puzzle.players,
+        puzzle.variant,
+        puzzle.board,
+        to_move=puzzle.to_move,
+        suns=puzzle.supply["suns"],
+        shadows=puzzle.supply["shadows"],
+        roofs=puzzle.supply["roofs"],
+        scores=puzzle.scores,
+        check_start=False,
+    )
+
+
+def puzzle_get(puzzle_id: int) -> Puzzle | None:
+    return Puzzle.objects.filter(pk=puzzle_id).select_related("source_game").first()
+
+
+def puzzle_player(user: AbstractBaseUser | AnonymousUser) -> PuzzlePlayer | None:
+    if not user.is_authenticated:
+        return None
+    return PuzzlePlayer.objects.filter(user=user).first()
+
+
+def puzzles_filtered(
+    *, theme: str | None = None, difficulty: int | None = None
+) -> QuerySet[Puzzle]:
+    puzzles = Puzzle.objects.all()
+    if theme:
+        puzzles = puzzles.filter(themes__contains=f",{theme},")
+    if difficulty:
+        puzzles = puzzles.filter(difficulty=difficulty)
+    return puzzles
+
+
+def puzzle_next(
+    *,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    exclude: Collection[int] = (),
+    theme: str | None = None,
+    difficulty: int | None = None,
+    rng: random.Random | None = None,
+) -> Puzzle | None:
+    """A puzzle the player has not tried, near their rating (signed out: near 1500), among the
+    chosen theme and difficulty; None when none is left."""
+    rng = rng or random.Random()
+    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty).exclude(pk__in=list(exclude))
+    rating = DEFAULT_RATING
+    if user is not None and user.is_authenticated:
+        puzzles = puzzles.exclude(attempt_rows__user=user)
+        player = PuzzlePlayer.objects.filter(user=user).first()
+        if player is not None:
+            rating = player.rating
+    above = list(puzzles.filter(rating__gte=rating).order_by("rating")[:NEAREST])
+    below = list(puzzles.filter(rating__lt=rating).order_by("-rating")[:NEAREST])
+    nearest = sorted(above + below, key=lambda p: abs(p.rating - rating))[:NEAREST]
+    return rng.choice(nearest) if nearest else None
+
+
+def attempts_of(user: AbstractBaseUser | AnonymousUser, limit: int = 50) -> QuerySet[PuzzleAttempt]:
+    return PuzzleAttempt.objects.filter(user=user).select_related("puzzle")[:limit]
+
+
+def games_awaiting_puzzles(*, limit: int = 10) -> list[int]:
+    """Analysed finished games not yet searched for puzzles, oldest first."""
+    scanned = ScannedGame.objects.values("game_id")
+    return list(
+        Game.objects.filter(status=Game.Status.FINISHED, analysis__status=Analysis.Status.DONE)
+        .exclude(pk__in=scanned)
+        .order_by("finished_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def puzzle_counts() -> dict[str, Any]:
+    return {"total": Puzzle.objects.count()}

@@ -1,0 +1,229 @@
+"""Writes of the learn app: puzzles found in games, attempts with their rating changes, the daily
+puzzle. Engine work runs outside transactions; every write is one ``transaction.atomic`` with
+the rows it changes locked."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import EngineError, IllegalMoveError
+from games.models import Analysis, Game
+from games.selectors import game_record
+from learn.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
+from learn.puzzles import PuzzleCandidate, find_puzzles, solves
+from learn.selectors import puzzle_position
+
+logger = logging.getLogger(__name__)
+
+PLAYER_K_NEW = 40.0
+PLAYER_K = 20.0
+NEW_PLAYER_ATTEMPTS = 20
+PUZZLE_K = 16.0
+
+
+class PuzzleError(ValueError):
+    """A refused attempt: ``status`` is the HTTP status the API answers with."""
+
+    def __init__(self, message: str, cell: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.cell = cell
+        self.status = status
+
+
+# -- creating puzzles ---------------------------------------------------------------------------
+
+
+def puzzle_create(
+    *,
+    candidate: PuzzleCandidate,
+    source_record: dict[str, Any],
+    source_game_id: int | None = None,
+    source_label: str = "",
+) -> tuple[Puzzle, bool]:
+    """Store a found puzzle unless its position is already a puzzle (the key is unique)."""
+    defaults = {
+        "players": candidate.players,
+        "variant": candidate.variant,
+        "board": candidate.board,
+        "to_move": candidate.to_move,
+        "supply": candidate.supply,
+        "scores": candidate.scores,
+        "best_points": candidate.best_points,
+        "solution": candidate.solution,
+        "cores": candidate.cores,
+        "obvious_points": candidate.obvious_points,
+        "played_move": candidate.played_move,
+        "played_points": candidate.played_points,
+        "themes": Puzzle.themes_text(candidate.themes),
+        "difficulty": candidate.difficulty,
+        "rating": candidate.rating,
+        "source_game_id": source_game_id,
+        "source_ply": candidate.ply,
+        "source_record": source_record,
+        "source_label": source_label,
+    }
+    try:
+        with transaction.atomic():
+            return Puzzle.objects.get_or_create(key=candidate.key, defaults=defaults)
+    except IntegrityError:  # created meanwhile by another worker
+        return Puzzle.objects.get(key=candidate.key), False
+
+
+def puzzles_from_game(*, game_id: int) -> int | None:
+    """Search an analysed finished game for puzzles, once. Returns how many new puzzles it gave,
+    or None when the game is not ready (not finished, or its analysis is not stored yet)."""
+    if ScannedGame.objects.filter(game_id=game_id).exists():
+        return 0
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    analysis = Analysis.objects.filter(game_id=game_id, status=Analysis.Status.DONE).first()
+    if game is None or analysis is None:
+        return None
+    record = game_record(game)
+    try:
+        candidates = find_puzzles(record, analysis.data.get("turns", []))
+    except (EngineError, KeyError, TypeError) as exc:
+        logger.warning("game %s could not be searched for puzzles: %s", game_id, exc)
+        candidates = []
+    record.pop("hints", None)
+    record.pop("teams", None)
+    created = 0
+    with transaction.atomic():
+        scanned, new = ScannedGame.objects.get_or_create(game_id=game_id)
+        if not new:
+            return 0
+        for candidate in candidates:
+            _puzzle, made = puzzle_create(
+                candidate=candidate, source_record=record, source_game_id=game_id
+            )
+            created += made
+        scanned.puzzles = created
+        scanned.save(update_fields=["puzzles"])
+    return created
+
+
+# -- solving ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttemptResult:
+    puzzle: Puzzle
+    move: str
+    points: int
+    solved: bool
+    rated: bool
+    rating_before: float | None = None
+    rating_after: float | None = None
+    streak: int | None = None
+
+
+def expected(rating: float, opponent: float) -> float:
+    """Elo's expected score of ``rating`` against ``opponent``."""
+    return float(1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0)))
+
+
+def puzzle_attempt_make(
+    *, puzzle_id: int, move: str, user: AbstractBaseUser | None = None
+) -> AttemptResult:
+    """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
+
+    Signed in, the attempt is stored; the player's first attempt at a puzzle is rated (Elo
+    against the puzzle's rating, which moves the other way) and moves the streaks. An illegal
+    turn raises :class:`PuzzleError` naming the cell and changes nothing."""
+    puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
+    if puzzle is None:
+        raise PuzzleError(_("There is no puzzle %(id)s.") % {"id": puzzle_id}, status=404)
+    pos = puzzle_position(puzzle)
+    try:
+        points, solved = solves(pos, move, puzzle.best_points)
+    except IllegalMoveError as exc:
+        raise PuzzleError(str(exc), exc.cell) from None
+    except EngineError as exc:
+        raise PuzzleError(str(exc)) from None
+    text = " ".join(move.upper().split())
+    if user is None or not user.is_authenticated:
+        with transaction.atomic():
+            locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+            locked.attempts += 1
+            locked.solved += solved
+            locked.save(update_fields=["attempts", "solved"])
+        return AttemptResult(locked, text, points, solved, rated=False)
+    with transaction.atomic():
+        PuzzlePlayer.objects.get_or_create(user=user)
+        player = PuzzlePlayer.objects.select_for_update().get(user=user)
+        locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+        rated = not PuzzleAttempt.objects.filter(puzzle=locked, user=user).exists()
+        attempt = PuzzleAttempt(
+            puzzle=locked, user=user, move=text, points=points, solved=solved, rated=rated
+        )
+        locked.attempts += 1
+        locked.solved += solved
+        fields = ["attempts", "solved"]
+        if rated:
+            score = 1.0 if solved else 0.0
+            chance = expected(player.rating, locked.rating)
+            k = PLAYER_K_NEW if player.rated < NEW_PLAYER_ATTEMPTS else PLAYER_K
+            attempt.rating_before = player.rating
+            attempt.puzzle_rating_before = locked.rating
+            player.rating = round(player.rating + k * (score - chance), 1)
+            locked.rating = round(locked.rating - PUZZLE_K * (score - chance), 1)
+            attempt.rating_after = player.rating
+            attempt.puzzle_rating_after = locked.rating
+            player.rated += 1
+            player.solved += solved
+            player.streak = player.streak + 1 if solved else 0
+            player.best_streak = max(player.best_streak, player.streak)
+            locked.rated_attempts += 1
+            fields += ["rating", "rated_attempts"]
+        today = timezone.localdate()
+        daily = DailyPuzzle.objects.filter(date=today).values_list("puzzle_id", flat=True).first()
+        if solved and daily == locked.pk and player.last_daily != today:
+            yesterday = today - datetime.timedelta(days=1)
+            player.daily_streak = player.daily_streak + 1 if player.last_daily == yesterday else 1
+            player.last_daily = today
+        player.save()
+        locked.save(update_fields=fields)
+        attempt.save()
+    return AttemptResult(
+        locked,
+        text,
+        points,
+        solved,
+        rated,
+        attempt.rating_before,
+        attempt.rating_after,
+        player.streak,
+    )
+
+
+# -- the daily puzzle ---------------------------------------------------------------------------
+
+
+def daily_puzzle_for(*, day: datetime.date) -> Puzzle | None:
+    """The puzzle of ``day``: chosen once (a medium one where there are any) and kept."""
+    chosen = DailyPuzzle.objects.filter(date=day).select_related("puzzle").first()
+    if chosen is not None:
+        return chosen.puzzle
+    pool = Puzzle.objects.filter(difficulty__gte=2, difficulty__lte=4)
+    if not pool.exists():
+        pool = Puzzle.objects.all()
+    count = pool.count()
+    if count == 0:
+        return None
+    index = int(hashlib.sha256(day.isoformat().encode()).hexdigest(), 16) % count
+    puzzle = pool.order_by("id")[index]
+    try:
+        with transaction.atomic():
+            DailyPuzzle.objects.create(date=day, puzzle=puzzle)
+    except IntegrityError:  # another request chose it first
+        return DailyPuzzle.objects.select_related("puzzle").get(date=day).puzzle
+    return puzzle

@@ -1,0 +1,30 @@
+"""Celery tasks of the learn app. Thin: they take ids and call services.
+
+``puzzles_from_analysed_games`` runs periodically (``CELERY_BEAT_SCHEDULE``; in-process under
+``make run``): it searches every analysed finished game once for puzzles."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+BATCH = 10
+
+
+@shared_task(acks_late=True)  # type: ignore[untyped-decorator]
+def puzzles_from_game(game_id: int) -> int | None:
+    """Search one analysed finished game for puzzles (once). Returns the new puzzles."""
+    from learn.services import puzzles_from_game as search
+
+    return search(game_id=game_id)
+
+
+@shared_task  # type: ignore[untyped-decorator]
+def puzzles_from_analysed_games() -> int:
+    """Periodic: search the analysed finished games not searched yet (a batch per run)."""
+    from learn.selectors import games_awaiting_puzzles
+    from learn.services import puzzles_from_game as search
+
+    created = 0
+    for game_id in games_awaiting_puzzles(limit=BATCH):
+        created += search(game_id=game_id) or 0
+    return created

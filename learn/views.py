@@ -1,0 +1,215 @@
+"""Pages of the learn app: the analysis board and the puzzles. Interfaces only: reads through
+``learn.selectors`` / ``learn.board``, writes through ``learn.services``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import selectors as game_selectors
+from games.models import Game
+from games.views import COLUMNS, _board_rows, client_strings
+from learn import board, selectors, services
+from learn.models import Puzzle
+
+THEME_NAMES = dict(Puzzle.Theme.choices)
+
+
+def learn_strings() -> dict[str, Any]:
+    """The words of the analysis board and puzzle scripts (with the board's own)."""
+    return {
+        **client_strings(),
+        "learn": {
+            "to_move": _("Seat %(seat)s to move"),
+            "over": _("The game is over: %(reason)s."),
+            "start": _("Start position"),
+            "position": _("Turn %(ply)s of %(total)s"),
+            "so_far": _("So far: %(points)s"),
+            "reachable": _("At most %(points)s with this start"),
+            "no_reach": _("No legal turn starting like this scores a point."),
+            "complete": _("A whole turn: play it or keep looking."),
+            "best": _("Best: %(move)s, %(points)s points"),
+            "no_best": _("No scoring turn: the game is over here."),
+            "points": _("%(points)s points"),
+            "thinking": _("The engine is thinking…"),
+            "copied": _("Link copied."),
+            "setup_ok": _("Position accepted."),
+            "need_turn": _("Place one to three pieces first."),
+            "found": _("You found %(points)s of %(best)s points."),
+            "solved": _("Solved! %(points)s points is the most any turn scores here."),
+            "not_solved": _("Not the best: the most is %(best)s points."),
+            "rating": _("Your puzzle rating: %(before)s → %(after)s"),
+            "source": _("From %(label)s, turn %(ply)s"),
+            "streak": _("Streak: %(streak)s"),
+            "solution": _("A solution: %(move)s"),
+            "throttled": _("Too many requests: wait a moment."),
+        },
+    }
+
+
+def _page_board() -> dict[str, Any]:
+    return {"columns": COLUMNS, "board_rows": _board_rows(["." * 12] * 12, set())}
+
+
+# -- analysis board ---------------------------------------------------------------------------
+
+
+@require_GET
+def analysis_board(request: HttpRequest) -> HttpResponse:
+    """``/analysis/``: empty, or ``?game=<id>&ply=<n>`` (a finished game, from its replay), or
+    ``?r=<record>&ply=<n>`` (a shared link)."""
+    record: dict[str, Any] = {"players": 2, "variant": "standard", "moves": []}
+    error = ""
+    ply: int | None = None
+    try:
+        ply = int(request.GET["ply"]) if request.GET.get("ply") else None
+    except ValueError:
+        error = _("The turn number in the link is not a number.")
+    game_id = request.GET.get("game")
+    if game_id:
+        game = Game.objects.filter(pk=game_id if game_id.isdigit() else 0).first()
+        if game is None:
+            error = _("There is no game %(id)s.") % {"id": game_id}
+        elif game.status != Game.Status.FINISHED:
+            error = _("Only finished games can be analysed.")
+        else:
+            record = game_selectors.game_record(game)
+            record.pop("hints", None)
+            record.pop("teams", None)
+    elif request.GET.get("r"):
+        try:
+            record = board.decode_record(request.GET["r"])
+        except board.BoardInputError:
+            error = _("The link does not hold a readable game record.")
+    context = {
+        **_page_board(),
+        "initial": {"record": record, "ply": ply, "error": error},
+        "strings": learn_strings(),
+        "game_id": game_id if game_id and not error else None,
+    }
+    return render(request, "learn/analysis.html", context)
+
+
+# -- puzzles ------------------------------------------------------------------------------------
+
+
+def _filters(request: HttpRequest) -> dict[str, Any]:
+    theme = request.GET.get("theme") or None
+    difficulty = request.GET.get("difficulty") or None
+    return {
+        "theme": theme if theme in THEME_NAMES else None,
+        "difficulty": int(difficulty) if difficulty in {"1", "2", "3", "4", "5"} else None,
+    }
+
+
+@require_GET
+def puzzles_home(request: HttpRequest) -> HttpResponse:
+    daily = services.daily_puzzle_for(day=timezone.localdate())
+    player = selectors.puzzle_player(request.user)
+    themes = [
+        {"code": code, "name": name, "count": selectors.puzzles_filtered(theme=code).count()}
+        for code, name in THEME_NAMES.items()
+    ]
+    return render(
+        request,
+        "learn/puzzles.html",
+        {
+            "daily": daily,
+            "player": player,
+            "themes": themes,
+            "total": Puzzle.objects.count(),
+            "difficulties": range(1, 6),
+            "session_streak": request.session.get("puzzle_streak", 0),
+        },
+    )
+
+
+@require_GET
+def puzzle_next(request: HttpRequest) -> HttpResponse:
+    filters = _filters(request)
+    seen = request.session.get("puzzles_seen", [])
+    puzzle = selectors.puzzle_next(user=request.user, exclude=seen, **filters)
+    if puzzle is None and seen and not request.user.is_authenticated:
+        request.session["puzzles_seen"] = []  # signed out, every puzzle was seen: start again
+        puzzle = selectors.puzzle_next(user=request.user, **filters)
+    if puzzle is None:
+        return render(request, "learn/no_puzzle.html", {"filters": filters}, status=200)
+    query = request.GET.urlencode()
+    url = reverse("puzzle", args=[puzzle.pk])
+    return redirect(f"{url}?{query}" if query else url)
+
+
+def source_links(puzzle: Puzzle) -> dict[str, Any]:
+    """Where a puzzle came from: the replay of its game (if it was played here) and the analysis
+    board at the position."""
+    analysis = reverse("analysis")
+    if puzzle.source_game_id:
+        url = f"{analysis}?game={puzzle.source_game_id}&ply={puzzle.source_ply}"
+        replay = reverse("game_replay", args=[puzzle.source_game_id])
+    else:
+        url = f"{analysis}?r={board.encode_record(puzzle.source_record)}&ply={puzzle.source_ply}"
+        replay = None
+    return {
+        "game": puzzle.source_game_id,
+        "ply": puzzle.source_ply,
+        "url": url,
+        "replay": replay,
+        "label": puzzle.source_label,
+    }
+
+
+@require_GET
+def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+    puzzle = selectors.puzzle_get(puzzle_id)
+    if puzzle is None:
+        raise Http404(_("There is no puzzle %(id)s.") % {"id": puzzle_id})
+    if not request.user.is_authenticated:
+        seen = request.session.get("puzzles_seen", [])
+        if puzzle.pk not in seen:
+            request.session["puzzles_seen"] = [*seen, puzzle.pk][-500:]
+    is_daily = services.daily_puzzle_for(day=timezone.localdate()) == puzzle
+    state = {
+        "id": puzzle.pk,
+        "players": puzzle.players,
+        "variant": puzzle.variant,
+        "board": puzzle.board,
+        "to_move": puzzle.to_move,
+        "supply": puzzle.supply,
+        "scores": puzzle.scores,
+        "attempt_url": reverse("api-puzzle-attempt", args=[puzzle.pk]),
+        "next_url": reverse("puzzle_next") + (f"?{request.GET.urlencode()}" if request.GET else ""),
+    }
+    return render(
+        request,
+        "learn/puzzle.html",
+        {
+            **_page_board(),
+            "puzzle": puzzle,
+            "themes": [THEME_NAMES.get(t, t) for t in puzzle.theme_list],
+            "state": state,
+            "strings": learn_strings(),
+            "is_daily": is_daily,
+            "player": selectors.puzzle_player(request.user),
+            "seats": range(1, puzzle.players + 1),
+        },
+    )
+
+
+@login_required
+@require_GET
+def puzzle_history(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "learn/history.html",
+        {
+            "attempts": selectors.attempts_of(request.user),
+            "player": selectors.puzzle_player(request.user),
+        },
+    )

@@ -1,0 +1,125 @@
+/*
+ * A puzzle (/puzzles/<id>/): build a turn for the seat to move and submit it. The server's engine
+ * checks each placement (POST /api/analysis/turn/, points so far only) and the whole turn
+ * (POST /api/puzzles/<id>/attempts/): solved when it scores the maximum.
+ */
+(function () {
+  "use strict";
+
+  const $ = (id) => document.getElementById(id);
+  const puzzle = Siesta.readJSON("puzzle-state");
+  const strings = Siesta.readJSON("learn-strings");
+  const words = strings.learn;
+  const board = new Siesta.Board($("puzzle-board"), strings);
+  const position = {
+    players: puzzle.players,
+    variant: puzzle.variant,
+    board: puzzle.board,
+    to_move: puzzle.to_move,
+    supply: puzzle.supply,
+    scores: puzzle.scores,
+  };
+  let check = null;
+  let done = false;
+  let solution = null;
+
+  const say = Learn.messenger("puzzle-message");
+
+  const builder = new Learn.TurnBuilder({
+    board,
+    picker: "#puzzle-picker",
+    rows: () => puzzle.board,
+    seat: () => puzzle.to_move,
+    enabled: () => !done,
+    onChange: checkTurn,
+    onError: (message) => say(message, "error"),
+    badNotation: strings.bad_notation,
+    throttled: words.throttled,
+  });
+
+  function render() {
+    const overlay = solution
+      ? (Siesta.parseMove(solution) || []).map((p) => ({ ...p, seat: puzzle.to_move }))
+      : [];
+    board.render(puzzle.board, {
+      provisional: solution ? [] : builder.placements,
+      overlay,
+      seat: puzzle.to_move,
+    });
+    board.grid.classList.toggle("is-playable", !done);
+    $("pending-move").textContent = builder.text();
+    $("so-far").textContent =
+      check && builder.placements.length ? Siesta.format(words.so_far, { points: check.so_far }) : "";
+    $("submit-button").disabled = done || !(check && check.complete);
+  }
+
+  async function checkTurn(placements) {
+    check = null;
+    render();
+    if (!placements.length) return;
+    const data = await builder.check({ position }, render);
+    if (!data) return;
+    say(data.complete ? words.complete : "");
+    check = data;
+    render();
+  }
+
+  async function submit() {
+    const move = builder.text();
+    if (!move) {
+      say(words.need_turn, "error");
+      return;
+    }
+    const answer = await Learn.post(puzzle.attempt_url, { move });
+    if (!answer.ok) {
+      say(answer.data.error, "error");
+      Learn.markCell(board, answer.data.cell);
+      return;
+    }
+    const result = answer.data;
+    done = true;
+    say("");
+    $("puzzle-result").hidden = false;
+    $("puzzle-result").classList.toggle("is-solved", result.solved);
+    $("result-line").textContent =
+      Siesta.format(words.found, { points: result.points, best: result.best_points }) +
+      " " +
+      (result.solved
+        ? Siesta.format(words.solved, { points: result.best_points })
+        : Siesta.format(words.not_solved, { best: result.best_points }));
+    $("result-rating").textContent = result.rated
+      ? Siesta.format(words.rating, {
+          before: Math.round(result.rating_before),
+          after: Math.round(result.rating_after),
+        })
+      : "";
+    if (result.rated && $("my-rating")) $("my-rating").textContent = Math.round(result.rating_after);
+    $("result-streak").textContent =
+      result.streak !== null ? Siesta.format(words.streak, { streak: result.streak }) : "";
+    $("solution-text").textContent = Siesta.format(words.solution, { move: result.solution });
+    $("solution-button").onclick = () => {
+      solution = solution ? null : result.solution;
+      $("solution-text").hidden = !solution;
+      render();
+    };
+    const replay = $("source-replay");
+    if (result.source.replay) {
+      replay.href = result.source.replay;
+      replay.hidden = false;
+    }
+    $("source-analysis").href = result.source.url;
+    if (result.source.label) {
+      $("source-label").textContent = Siesta.format(words.source, {
+        label: result.source.label,
+        ply: result.source.ply + 1,
+      });
+    }
+    render();
+    $("next-button").focus();
+  }
+
+  $("submit-button").addEventListener("click", submit);
+
+  Learn.seatTable($("puzzle-seats"), position, strings);
+  render();
+})();

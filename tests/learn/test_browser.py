@@ -1,0 +1,113 @@
+"""The analysis board and a puzzle in a real browser (Playwright + Chromium) against a live server:
+what the page shows is the engine's exact answer. Skipped without Playwright or Chromium."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games.engine import GameRecord, Turn, top_turns, turn_reach
+from learn import board
+from tests.learn.helpers import recorded
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs Chromium"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def page(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    # Sync Playwright keeps an event loop in this thread; the test's own database calls are
+    # still synchronous (the documented way to use Playwright with Django).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        tab = context.new_page()
+        tab.set_default_timeout(30_000)
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.base = live_server.url
+        yield tab
+        browser.close()
+        assert errors == []
+
+
+def test_the_board_shows_the_engines_best_turns_and_reach(page: Any) -> None:
+    record = recorded(seed=2, turns=6)
+    pos = GameRecord.from_json(record).start()
+    for move in record["moves"]:
+        pos.play(move)
+    page.goto(f"{page.base}/analysis/?r={board.encode_record(record)}&ply=6")
+    page.wait_for_selector("#line-list li")
+    page.select_option("#best-count", "3")
+    page.click("#best-button")
+    page.wait_for_selector("#best-list li")
+    buttons = page.query_selector_all("#best-list li button.move-text")
+    shown = [button.inner_text() for button in buttons]
+    assert shown == [str(turn) for _points, turn in top_turns(pos, 3)]
+    # Build the first placement of the best turn by clicking: so far and reachable are exact.
+    first = Turn.parse(shown[0]).placements[0]
+    page.click(f'#play-picker [data-piece="{first.piece.value}"]')
+    page.click(f'.cell[data-cell="{str(first)[1:]}"]')
+    reach = turn_reach(pos, Turn((first,)))
+    seat = pos.to_move
+    assert seat is not None
+    expected = f"So far: {reach.points[seat - 1]} · At most {reach.reachable} with this start"
+    page.wait_for_function(
+        "(text) => document.getElementById('reach').textContent === text", arg=expected
+    )
+    # Play the best turn from the list: the line grows by one and the position moves on.
+    page.click("#best-list li button.button-small")
+    page.wait_for_selector("#line-list li:nth-child(7)")
+    assert "7" in page.inner_text("#analysis-position")
+
+
+def test_an_impossible_setup_is_refused_with_its_cell_outlined(page: Any) -> None:
+    page.goto(f"{page.base}/analysis/")
+    page.wait_for_selector("#analysis-seats li")
+    page.click("#setup-box summary")
+    page.click('#setup-picker [data-char="S"]')
+    page.click('.cell[data-cell="E5"]')
+    page.click('#setup-picker [data-char="#"]')
+    page.click('.cell[data-cell="F5"]')
+    page.click("#setup-use")
+    page.wait_for_selector('.cell[data-cell="E5"].cell-error')
+    assert "E5" in page.inner_text("#setup-error")
+
+
+def test_a_puzzle_solved_in_the_browser(page: Any) -> None:
+    from tests.learn.test_puzzles import _small_puzzle
+
+    puzzle = _small_puzzle()
+    page.goto(f"{page.base}/puzzles/{puzzle.pk}/")
+    for placement in Turn.parse(puzzle.solution).placements:
+        page.click(f'#puzzle-picker [data-piece="{placement.piece.value}"]')
+        page.click(f'.cell[data-cell="{str(placement)[1:]}"]')
+        page.wait_for_function(
+            "(text) => document.getElementById('pending-move').textContent.includes(text)",
+            arg=str(placement),
+        )
+    page.wait_for_selector("#submit-button:not([disabled])")
+    page.click("#submit-button")
+    page.wait_for_selector("#puzzle-result:not([hidden])")
+    result = page.inner_text("#result-line")
+    assert f"{puzzle.best_points} of {puzzle.best_points}" in result
+    page.click("#solution-button")
+    assert puzzle.solution in page.inner_text("#solution-text")

@@ -1,0 +1,244 @@
+"""Puzzle generation on recorded games (which positions qualify, de-duplication, idempotency),
+solving (every maximal turn and only those), ratings, the daily puzzle and streaks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from games import selectors, services
+from games.analysis import analysis_compute, game_analyse
+from games.engine import (
+    GameRecord,
+    Position,
+    best_turn,
+    legal_turns,
+    single_best,
+    solution_cores,
+)
+from games.models import Game
+from learn import services as learn_services
+from learn.models import Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
+from learn.puzzles import MIN_MISS, MIN_OVER_OBVIOUS, PuzzleCandidate, examine, find_puzzles
+from learn.selectors import puzzle_position
+from tests.factories import UserFactory
+from tests.games.factories import make_game
+from tests.learn.helpers import recorded
+
+
+def test_exactly_the_qualifying_positions_become_puzzles():
+    record = recorded(seed=2, turns=8)
+    turns = analysis_compute(record)["turns"]
+    found = {c.ply: c for c in find_puzzles(record, turns)}
+    assert found
+    pos = GameRecord.from_json(record).start()
+    for index, move in enumerate(record["moves"]):
+        best = best_turn(pos).points
+        played = pos.check(move)[pos.to_move - 1]
+        missed_enough = best - played >= MIN_MISS and best - single_best(pos) >= MIN_OVER_OBVIOUS
+        if index in found:
+            candidate = found[index]
+            assert missed_enough
+            assert candidate.best_points == best
+            assert candidate.played_points == played
+            assert pos.check(candidate.solution)[pos.to_move - 1] == best
+            assert candidate.board == pos.board_text()
+            assert candidate.to_move == pos.to_move
+            assert 1 <= candidate.difficulty <= 5
+        elif best - played < MIN_MISS:
+            assert index not in found
+        pos.play(move)
+
+
+def test_a_position_whose_best_turns_share_nothing_is_not_a_puzzle():
+    # Two separate siestas to extend for 6 each: two best ideas with no piece in common.
+    pos = Position(2, board=["S1##", "", "", "", "", "", "", "", "", "", "", "S1##"])
+    points, cores = solution_cores(pos)
+    assert points == 6
+    assert len(cores) == 2
+    assert not {str(p) for p in cores[0].placements} & {str(p) for p in cores[1].placements}
+    assert examine(pos, 0, "HE1 HF1 HG1", 0) is None
+    # A played turn that scored nearly the best is no puzzle either.
+    assert examine(Position(2, board=["S1##"]), 0, "HE1", 4) is None
+
+
+def _small_puzzle() -> Puzzle:
+    pos = Position(2, board=["S1##", "S1##"])
+    best = best_turn(pos)
+    candidate = PuzzleCandidate(
+        ply=0,
+        players=2,
+        variant="standard",
+        board=pos.board_text(),
+        to_move=1,
+        supply=pos.supply(),
+        scores=list(pos.scores),
+        best_points=best.points,
+        solution=str(best.turn),
+        cores=[str(best.turn)],
+        played_move="HE1 HF1 HG1",
+        played_points=1,
+        obvious_points=1,
+        themes=["double_siesta"],
+        difficulty=3,
+    )
+    return learn_services.puzzle_create(candidate=candidate, source_record={"moves": []})[0]
+
+
+@pytest.mark.django_db
+def test_every_maximal_turn_solves_and_only_those():
+    puzzle = _small_puzzle()
+    pos = puzzle_position(puzzle)
+    outcomes = {str(turn): points for turn, points in legal_turns(pos)}
+    best = max(outcomes.values())
+    assert best == puzzle.best_points == 7
+    maximal = [t for t, p in outcomes.items() if p == best]
+    others = [t for t, p in outcomes.items() if p < best]
+    assert len(maximal) > 1
+    rng = random.Random(1)
+    for move in rng.sample(maximal, min(8, len(maximal))):
+        result = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=move)
+        assert result.solved
+        assert result.points == best
+    for move in rng.sample(others, 8):
+        result = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=move)
+        assert not result.solved
+        assert result.points == outcomes[move]
+    with pytest.raises(learn_services.PuzzleError) as info:
+        learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move="SA2 RB3 HC3")
+    assert info.value.cell == "A2"
+
+
+@pytest.fixture
+def puzzle(db):
+    return _small_puzzle()
+
+
+@pytest.mark.django_db
+def test_the_first_attempt_is_rated_and_both_ratings_move(puzzle):
+    user = UserFactory()
+    before = puzzle.rating
+    result = learn_services.puzzle_attempt_make(
+        puzzle_id=puzzle.pk, move=puzzle.solution, user=user
+    )
+    assert result.rated
+    assert result.solved
+    expected = learn_services.expected(1500.0, before)
+    assert result.rating_after == pytest.approx(1500 + 40 * (1 - expected), abs=0.1)
+    puzzle.refresh_from_db()
+    assert puzzle.rating == pytest.approx(before - 16 * (1 - expected), abs=0.1)
+    player = PuzzlePlayer.objects.get(user=user)
+    assert (player.rated, player.solved, player.streak, player.best_streak) == (1, 1, 1, 1)
+    again = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move="HE1 HF1 HG1", user=user)
+    assert not again.rated
+    player.refresh_from_db()
+    assert player.rated == 1
+    assert player.rating == result.rating_after
+    assert PuzzleAttempt.objects.filter(user=user).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_miss_lowers_the_rating_and_breaks_the_streak(puzzle):
+    user = UserFactory()
+    PuzzlePlayer.objects.create(user=user, streak=3, best_streak=3)
+    result = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move="HE1 HF1 HG1", user=user)
+    assert result.rated
+    assert not result.solved
+    assert result.rating_after < result.rating_before
+    player = PuzzlePlayer.objects.get(user=user)
+    assert (player.streak, player.best_streak) == (0, 3)
+
+
+@pytest.mark.django_db
+def test_the_daily_puzzle_is_chosen_once_and_counts_a_daily_streak(puzzle):
+    import datetime
+
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    assert learn_services.daily_puzzle_for(day=today) == puzzle
+    assert learn_services.daily_puzzle_for(day=today) == puzzle
+    user = UserFactory()
+    PuzzlePlayer.objects.create(user=user, daily_streak=4, last_daily=today - datetime.timedelta(1))
+    learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=puzzle.solution, user=user)
+    assert PuzzlePlayer.objects.get(user=user).daily_streak == 5
+
+
+@pytest.mark.django_db
+def test_the_attempt_api_works_signed_out_without_rating(puzzle):
+    client = APIClient()
+    url = f"/api/puzzles/{puzzle.pk}/attempts/"
+    data = client.post(url, {"move": puzzle.solution}, format="json").json()
+    assert data["solved"]
+    assert not data["rated"]
+    assert data["rating_after"] is None
+    assert data["streak"] == 1
+    assert client.post(url, {"move": puzzle.solution}, format="json").json()["streak"] == 2
+    bad = client.post(url, {"move": "SA2 RB3 HC3"}, format="json")
+    assert bad.status_code == 400
+    assert bad.json()["cell"] == "A2"
+    assert (
+        client.post("/api/puzzles/999999/attempts/", {"move": "SA1"}, format="json").status_code
+        == 404
+    )
+    assert not PuzzleAttempt.objects.exists()
+
+
+def _finished_game() -> Game:
+    record = recorded(seed=2, turns=8)
+    game = make_game(players=2, variant=record["variant"])
+    for move in record["moves"]:
+        game.refresh_from_db()
+        seat = game.seats.get(seat=game.to_move)
+        services.game_move_make(game_id=game.pk, user=seat.user, move=move, ply=game.ply)
+    services.game_resign(game_id=game.pk, user=game.seats.get(seat=1).user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+@pytest.mark.django_db
+def test_puzzles_from_an_analysed_game_once_and_deduplicated():
+    game = _finished_game()
+    assert learn_services.puzzles_from_game(game_id=game.pk) is None  # not analysed yet
+    game_analyse(game_id=game.pk)
+    expected = find_puzzles(selectors.game_record(game), game.analysis.data["turns"])
+    created = learn_services.puzzles_from_game(game_id=game.pk)
+    assert created == len(expected) > 0
+    assert Puzzle.objects.filter(source_game=game).count() == created
+    assert ScannedGame.objects.get(game=game).puzzles == created
+    assert learn_services.puzzles_from_game(game_id=game.pk) == 0  # once
+    # The same positions found again (another game, the same record) are not stored twice.
+    ScannedGame.objects.all().delete()
+    assert learn_services.puzzles_from_game(game_id=game.pk) == 0
+    assert Puzzle.objects.count() == created
+
+
+@pytest.mark.django_db
+def test_the_periodic_task_searches_analysed_games():
+    from learn.tasks import puzzles_from_analysed_games
+
+    game = _finished_game()
+    assert puzzles_from_analysed_games() == 0
+    game_analyse(game_id=game.pk)
+    assert puzzles_from_analysed_games() > 0
+    assert puzzles_from_analysed_games() == 0
+
+
+@pytest.mark.django_db
+def test_make_puzzles_is_idempotent(capsys):
+    call_command("make_puzzles", games=2, processes=1, players="2")
+    first = Puzzle.objects.count()
+    assert first > 0
+    capsys.readouterr()
+    call_command("make_puzzles", games=2, processes=1, players="2")
+    assert Puzzle.objects.count() == first
+    assert "0 games played (2 already searched)" in capsys.readouterr().out
+    # Forgetting which games were searched changes nothing either: the positions are known.
+    Puzzle.objects.update(source_label="")
+    call_command("make_puzzles", games=2, processes=1, players="2")
+    assert Puzzle.objects.count() == first
+    assert "0 new puzzles" in capsys.readouterr().out
