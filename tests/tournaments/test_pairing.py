@@ -278,6 +278,19 @@ def test_swiss_second_byes_only_when_everyone_had_one() -> None:
     assert swiss_round(field, 2).byes == (5,)
 
 
+def test_swiss_met_recorded_on_one_side_or_with_absent_players() -> None:
+    # 1 recorded meeting 2 (2 did not), and both met 99, who has withdrawn.
+    field = [
+        PairingPlayer(1, 0, 0, met=frozenset({2, 99})),
+        PairingPlayer(2, 0, 0, met=frozenset({99})),
+        PairingPlayer(3, 0, 0),
+        PairingPlayer(4, 0, 0),
+    ]
+    for k in (2, 3):
+        result = swiss_round(field, k)
+        assert all({1, 2} - set(t) for t in result.tables)
+
+
 def test_swiss_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="table_size"):
         swiss_round(_field(4), 1)
