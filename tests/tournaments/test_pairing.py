@@ -278,6 +278,19 @@ def test_swiss_second_byes_only_when_everyone_had_one() -> None:
     assert swiss_round(field, 2).byes == (5,)
 
 
+def test_swiss_met_recorded_on_one_side_or_with_absent_players() -> None:
+    # 1 recorded meeting 2 (2 did not), and both met 99, who has withdrawn.
+    field = [
+        PairingPlayer(1, 0, 0, met=frozenset({2, 99})),
+        PairingPlayer(2, 0, 0, met=frozenset({99})),
+        PairingPlayer(3, 0, 0),
+        PairingPlayer(4, 0, 0),
+    ]
+    for k in (2, 3):
+        result = swiss_round(field, k)
+        assert all({1, 2} - set(t) for t in result.tables)
+
+
 def test_swiss_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="table_size"):
         swiss_round(_field(4), 1)
@@ -289,30 +302,40 @@ def test_swiss_rejects_bad_input() -> None:
 # --------------------------------------------------------------------------- swiss, random events
 
 
-@settings(
-    max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(
-    n=st.integers(2, 9),
-    k=st.integers(2, 4),
-    rounds=st.integers(1, 6),
-    seed=st.integers(0, 2**32 - 1),
-)
-def test_swiss_small_fields_match_exhaustive_search(n: int, k: int, rounds: int, seed: int) -> None:
+def events(
+    players: tuple[int, int], seats: tuple[int, int], rounds: tuple[int, int]
+) -> st.SearchStrategy[tuple[int, int, int, int]]:
+    """(field size, table size, rounds, seed) of a random event."""
+    return st.tuples(
+        st.integers(*players),
+        st.integers(*seats),
+        st.integers(*rounds),
+        st.integers(0, 2**32 - 1),
+    )
+
+
+def _settings(examples: int) -> settings:
+    """Derandomised, so that every run checks the same events."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+@_settings(60)
+@given(events((2, 9), (2, 4), (1, 6)))
+def test_swiss_small_fields_match_exhaustive_search(event: tuple[int, int, int, int]) -> None:
+    n, k, rounds, seed = event
     for _ in simulate(n, k, rounds, random.Random(seed), exhaustive=True):
         pass
 
 
-@settings(
-    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(
-    n=st.integers(2, 11),
-    k=st.integers(3, 4),
-    rounds=st.integers(1, 5),
-    seed=st.integers(0, 2**32 - 1),
-)
-def test_swiss_exact_tables_match_exhaustive_search(n: int, k: int, rounds: int, seed: int) -> None:
+@_settings(25)
+@given(events((2, 11), (3, 4), (1, 5)))
+def test_swiss_exact_tables_match_exhaustive_search(event: tuple[int, int, int, int]) -> None:
+    n, k, rounds, seed = event
     for _ in simulate(n, k, rounds, random.Random(seed), exhaustive=True, exact=True):
         pass
 
@@ -334,16 +357,10 @@ def test_swiss_larger_fields_stay_rematch_free_early(k: int) -> None:
             assert rematches(pairing.tables, met) == 0
 
 
-@settings(
-    max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(
-    n=st.integers(10, 26),
-    k=st.integers(2, 4),
-    rounds=st.integers(2, 6),
-    seed=st.integers(0, 2**32 - 1),
-)
-def test_swiss_mid_fields_keep_the_rules(n: int, k: int, rounds: int, seed: int) -> None:
+@_settings(15)
+@given(events((10, 26), (2, 4), (2, 6)))
+def test_swiss_mid_fields_keep_the_rules(event: tuple[int, int, int, int]) -> None:
+    n, k, rounds, seed = event
     for _ in simulate(n, k, rounds, random.Random(seed), exhaustive=False):
         pass  # simulate checks every round: everyone once, sizes, fewest byes, bye order
 
