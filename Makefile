@@ -30,7 +30,7 @@ fmt: venv
 	$(BIN)/ruff format .
 
 typecheck: venv
-	$(BIN)/mypy siesta_site games ratings tournaments tests
+	$(BIN)/mypy siesta_site games ratings tournaments social tests
 
 worker: venv
 	$(BIN)/celery -A siesta_site worker -l info

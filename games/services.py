@@ -8,6 +8,7 @@ constraint stands behind the ply check.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,9 @@ from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.models import Game, Seat, Turn
 from games.selectors import game_get, game_outcome, game_seats, game_state, position_of
-from games.signals import game_finished
+from games.signals import game_changed, game_finished
+
+logger = logging.getLogger(__name__)
 
 
 class GameServiceError(Exception):
@@ -105,6 +108,14 @@ def _publish(game: Game, seats: Sequence[Seat]) -> None:
     game.save()
     state = game_state(game, seats)
     transaction.on_commit(partial(realtime.broadcast_game_state, game.pk, state))
+    transaction.on_commit(partial(_announce_change, state))
+
+
+def _announce_change(state: dict[str, Any]) -> None:
+    """``game_changed`` after the commit: a failing receiver is logged, never raised."""
+    for receiver, result in game_changed.send_robust(sender=Game, state=state):
+        if isinstance(result, Exception):
+            logger.error("game_changed receiver %r failed: %r", receiver, result)
 
 
 def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
@@ -169,6 +180,62 @@ def _start(game: Game, seats: Sequence[Seat]) -> None:
 # -- lobby ---------------------------------------------------------------------------------------
 
 
+def game_settings_check(*, players: int, mode: str, variant: str, turn_seconds: int) -> None:
+    """Refuse settings no game can have (InvalidInput naming the problem)."""
+    if players not in (2, 3, 4):
+        raise InvalidInput(_("A game has 2, 3 or 4 players."))
+    if mode not in Game.Mode.values:
+        raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
+    if mode == Game.Mode.TEAMS and players != 4:
+        raise InvalidInput(_("Team games need 4 players."))
+    if variant not in Game.Variant.values:
+        raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
+    if not 10 <= turn_seconds <= 7 * 24 * 3600:
+        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
+
+
+def game_create_seated(
+    *,
+    seats: Sequence[AbstractBaseUser | str],
+    mode: str = Game.Mode.FFA,
+    variant: str = Game.Variant.STANDARD,
+    rated: bool = True,
+    turn_seconds: int = 120,
+    created_by: AbstractBaseUser | None = None,
+) -> Game:
+    """Create a game with every seat already taken and start it: ``seats`` in seat order, each a
+    user or a bot level. For games the site pairs (quick pairing, challenges, rematches)."""
+    players = len(seats)
+    game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
+    users = [s for s in seats if not isinstance(s, str)]
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidInput(_("A person takes one seat per game."))
+    for level in (s for s in seats if isinstance(s, str)):
+        if level not in Seat.BotLevel.values:
+            raise InvalidInput(_("Unknown bot level %(level)s.") % {"level": level})
+    with transaction.atomic():
+        game = Game.objects.create(
+            players=players,
+            mode=mode,
+            variant=variant,
+            rated=rated,
+            turn_seconds=turn_seconds,
+            created_by=created_by,
+        )
+        rows = [
+            Seat.objects.create(
+                game=game,
+                seat=number,
+                user=None if isinstance(taker, str) else taker,
+                bot_level=taker if isinstance(taker, str) else "",
+            )
+            for number, taker in enumerate(seats, start=1)
+        ]
+        _start(game, rows)
+        _publish(game, rows)
+    return game
+
+
 def game_create(
     *,
     user: AbstractBaseUser,
@@ -181,16 +248,7 @@ def game_create(
 ) -> Game:
     """Open a game; the creator takes seat 1. It starts at once when bots fill the other seats."""
     bots = list(bots)
-    if players not in (2, 3, 4):
-        raise InvalidInput(_("A game has 2, 3 or 4 players."))
-    if mode not in Game.Mode.values:
-        raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
-    if mode == Game.Mode.TEAMS and players != 4:
-        raise InvalidInput(_("Team games need 4 players."))
-    if variant not in Game.Variant.values:
-        raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
-    if not 10 <= turn_seconds <= 7 * 24 * 3600:
-        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
+    game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
     bot_seats: dict[int, str] = {}
     for bot in bots:
         if bot.level not in Seat.BotLevel.values:
@@ -486,10 +544,12 @@ __all__ = [
     "bot_turns_waiting",
     "game_bot_move_make",
     "game_create",
+    "game_create_seated",
     "game_hint",
     "game_join",
     "game_move_make",
     "game_resign",
+    "game_settings_check",
     "game_turn_preview",
     "game_turn_timeouts_expire",
 ]

@@ -7,12 +7,14 @@ from channels.security.websocket import OriginValidator
 from django.conf import settings
 from django.urls import URLPattern, path
 
-from games.consumers import GameConsumer
+from social.consumers import GameChatConsumer, LobbyConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # Any id reaches the consumer, which closes with 4404 for a game that does not exist.
     # types-channels types ASGI apps apart from django's view callables.
-    path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),  # type: ignore[arg-type]
+    # The games consumer with chat and rematch frames added (social.consumers).
+    path("ws/games/<str:game_id>/", GameChatConsumer.as_asgi()),  # type: ignore[arg-type]
+    path("ws/lobby/", LobbyConsumer.as_asgi()),  # type: ignore[arg-type]
 ]
 
 

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "social",
 ]
 
 MIDDLEWARE = [
@@ -90,6 +91,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "social.context_processors.social",
             ],
         },
     },
@@ -110,9 +112,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-EMAIL_BACKEND = env.str(
-    "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
-)
+# E-mail (notices of slow games and challenges): printed to the console unless EMAIL_URL gives
+# an SMTP server, e.g. smtp+tls://user:password@smtp.example.org:587 (django-environ's form).
+if env.str("EMAIL_URL", ""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env.str(
+        "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
+    )
+DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Siesta <siesta@localhost>")
+SIESTA_SITE_URL = env.str("SIESTA_SITE_URL", default="http://127.0.0.1:8000")
+"""The address of the site in e-mails (links to games and to unsubscribe)."""
 
 # Internationalisation
 LANGUAGE_CODE = "en"
@@ -201,6 +211,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
     "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},
+    # Quick pairing: widen ranges, fill bots, expire seeks and challenges (also run on each seek).
+    "match-seeks": {"task": "social.tasks.match_seeks", "schedule": 3.0},
 }
 # Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
 # in background threads and the beat schedule above in a daemon thread (games/tasks.py).

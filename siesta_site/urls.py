@@ -12,8 +12,10 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("tournaments.api_urls")),
+    path("api/", include("social.api_urls")),
     # Pages
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("social.urls")),
     path("", include("games.urls")),
 ]
