@@ -55,12 +55,12 @@ class SeekListCreateApi(SiestaApi):
 
     @extend_schema(
         tags=["play together"],
-        summary="The caller's waiting seek, if any",
-        responses={200: SeekSerializer(allow_null=True), **_errors(**NEEDS_USER)},
+        summary="The caller's waiting seek, if any: {\"seek\": seek|null}",
+        responses={200: dict, **_errors(**NEEDS_USER)},
     )
     def get(self, request: Request) -> Response:
         seek = services.seek_current(user=signed_in_user(request))
-        return Response(services.seek_payload(seek) if seek else None)
+        return Response({"seek": services.seek_payload(seek) if seek else None})
 
     @extend_schema(
         tags=["play together"],
