@@ -102,7 +102,8 @@
 
   function setUpRematch() {
     if (!rematchBox) return;
-    const api = window.SiestaTogether && window.SiestaTogether.api;
+    // together.js (loaded after this script) does the fetching.
+    const api = (...args) => window.SiestaTogether.api(...args);
     const ask = document.getElementById("rematch-button");
     ask.addEventListener("click", async () => {
       ask.disabled = true;
