@@ -239,7 +239,8 @@ def test_two_people_quick_pair_play_chat_and_rematch(pages):
     assert ana_page.url == bo_page.url
     game_id = int(ana_page.url.rstrip("/").rsplit("/", 1)[1])
     game = Game.objects.get(pk=game_id)
-    assert game.status == Game.Status.ACTIVE and game.turn_seconds == 120
+    assert game.status == Game.Status.ACTIVE
+    assert game.turn_seconds == 120
     by_seat = {s.seat: s.user.username for s in game.seats.all()}
     assert sorted(by_seat.values()) == ["ana", "bo"]
     page_of = {"ana": ana_page, "bo": bo_page}
@@ -293,7 +294,8 @@ def test_two_people_quick_pair_play_chat_and_rematch(pages):
     ana_page.wait_for_url(another_game)
     bo_page.wait_for_url(another_game)
     new_id = int(ana_page.url.rstrip("/").rsplit("/", 1)[1])
-    assert new_id != game_id and bo_page.url == ana_page.url
+    assert new_id != game_id
+    assert bo_page.url == ana_page.url
     new = Game.objects.get(pk=new_id)
     assert new.status == Game.Status.ACTIVE
     rotated = {s.seat: s.user.username for s in new.seats.all()}

@@ -115,7 +115,8 @@ def test_challenge_api(pair):
     client.force_authenticate(bo)
     assert [c["id"] for c in client.get("/api/challenges/").json()] == [body["id"]]
     accepted = client.post(f"/api/challenges/{body['id']}/accept/").json()
-    assert accepted["status"] == "accepted" and accepted["game"]
+    assert accepted["status"] == "accepted"
+    assert accepted["game"]
     assert client.get("/api/challenges/").json() == []
 
 
@@ -153,7 +154,8 @@ async def test_the_challenged_person_gets_it_live_and_on_the_next_visit(sockets)
     assert live["challenge"]["id"] == challenge.pk
     assert live["challenge"]["from"] == ana.username
     notice = await receive_type(challenged, "notification")
-    assert notice["unread"] == 1 and notice["notification"]["kind"] == "challenge"
+    assert notice["unread"] == 1
+    assert notice["notification"]["kind"] == "challenge"
 
     # A page opened later: the welcome carries the pending challenge.
     later = await sockets.open("/ws/lobby/", user=bo)

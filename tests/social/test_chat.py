@@ -71,7 +71,7 @@ async def test_players_and_spectators_are_apart_during_play_and_merged_after(soc
     await spectator.send_json_to({"type": "chat", "text": "well played"})
     assert (await receive_type(player, "chat"))["room"] == "after"
 
-    late, history = await open_chat(sockets, game.pk)
+    _late, history = await open_chat(sockets, game.pk)
     assert [m["text"] for m in history["messages"]] == ["good luck!", "play F5!", "well played"]
 
 
@@ -90,7 +90,8 @@ async def test_limits_and_signed_out_writers_get_errors_and_nothing_is_stored(so
     ):
         await player.send_json_to({"type": "chat", "id": "c", **bad})
         error = await receive_type(player, "error")
-        assert error["id"] == "c" and error["error"]
+        assert error["id"] == "c"
+        assert error["error"]
     await anonymous.send_json_to({"type": "chat", "text": "hi"})
     assert (await receive_type(anonymous, "error"))["error"]
 
@@ -121,7 +122,8 @@ async def test_markup_is_sent_as_written_never_as_html(sockets, people):
     assert (await receive_type(player, "chat"))["text"] == text
     # The page script sets chat text with textContent only.
     script = (Path(settings.BASE_DIR) / "static/js/chat.js").read_text()
-    assert "innerHTML" not in script and "insertAdjacentHTML" not in script
+    assert "innerHTML" not in script
+    assert "insertAdjacentHTML" not in script
     assert "text.textContent = message.text" in script
 
 
@@ -154,7 +156,8 @@ async def test_a_player_can_mute_the_chat(sockets, people):
     assert [f for f in await drain(muted) if f["type"] == "chat"] == []
     # It stays muted on the next page.
     _again, history = await open_chat(sockets, game.pk, ana)
-    assert history["muted"] is True and history["messages"] == []
+    assert history["muted"] is True
+    assert history["messages"] == []
 
     await muted.send_json_to({"type": "chat_mute", "muted": "yes"})
     assert (await receive_type(muted, "error"))["error"]

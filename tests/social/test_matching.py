@@ -82,7 +82,7 @@ def test_the_oldest_seeks_are_seated_first():
 def test_rating_ranges_keep_far_apart_players_waiting_then_widen():
     now = timezone.now()
     low = make_seek(rating=1400, rating_range=100, at=now)
-    high = make_seek(rating=1650, rating_range=100, at=now)
+    make_seek(rating=1650, rating_range=100, at=now)
 
     # 250 apart, ranges of 100: no game at first.
     assert services.seeks_match(now=now) == []
@@ -225,10 +225,12 @@ def test_api_seek_errors(api_client):
     assert api_client.post("/api/seeks/", {}, format="json").status_code in (401, 403)
     api_client.force_authenticate(user)
     bad = api_client.post("/api/seeks/", {"players": 9}, format="json")
-    assert bad.status_code == 400 and "players" in bad.json()["error"]
+    assert bad.status_code == 400
+    assert "players" in bad.json()["error"]
     seek_id = api_client.post("/api/seeks/", {}, format="json").json()["id"]
     again = api_client.post("/api/seeks/", {}, format="json")
-    assert again.status_code == 409 and again.json()["error"]
+    assert again.status_code == 409
+    assert again.json()["error"]
     assert api_client.get("/api/seeks/").json()["seek"]["id"] == seek_id
 
     api_client.force_authenticate(other)
@@ -237,5 +239,6 @@ def test_api_seek_errors(api_client):
 
     api_client.force_authenticate(user)
     cancelled = api_client.delete(f"/api/seeks/{seek_id}/")
-    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert cancelled.status_code == 200
+    assert cancelled.json()["status"] == "cancelled"
     assert api_client.get("/api/seeks/").json() == {"seek": None}

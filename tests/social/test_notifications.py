@@ -53,7 +53,8 @@ def test_your_turn_notice_in_slow_games_only(django_capture_on_commit_callbacks)
     ]
     first.refresh_from_db()
     assert first.read_at is not None
-    assert services.unread_count(bo.pk) == 1 and services.unread_count(ana.pk) == 0
+    assert services.unread_count(bo.pk) == 1
+    assert services.unread_count(ana.pk) == 0
 
 
 def test_unread_count_in_the_header_and_the_list(client, django_capture_on_commit_callbacks):
@@ -64,7 +65,8 @@ def test_unread_count_in_the_header_and_the_list(client, django_capture_on_commi
     page = client.get("/").content.decode()
     assert re.search(r'id="notice-count">1<', page)
     listing = client.get("/notifications/").content.decode()
-    assert f"Your turn in game {game.pk}." in listing and "is-unread" in listing
+    assert f"Your turn in game {game.pk}." in listing
+    assert "is-unread" in listing
     # Seen: read now.
     assert services.unread_count(ana.pk) == 0
     assert re.search(r'id="notice-count" hidden>0<', client.get("/").content.decode())
@@ -104,14 +106,16 @@ def test_emails_only_when_asked_for_with_an_unsubscribe_link(
 
     with django_capture_on_commit_callbacks(execute=True):
         services.challenge_create(challenger=UserFactory(username="cy"), username="ana")
-    assert len(mail.outbox) == 2 and "cy" in mail.outbox[1].subject
+    assert len(mail.outbox) == 2
+    assert "cy" in mail.outbox[1].subject
 
     # The link: a page with a button, then no more e-mails.
     path = link.removeprefix("https://siesta.example")
     assert "Stop" in client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert client.post(path).status_code == 200
     preferences = services.preferences_of(ana.pk)
-    assert not preferences.email_turns and not preferences.email_challenges
+    assert not preferences.email_turns
+    assert not preferences.email_challenges
     with django_capture_on_commit_callbacks(execute=True):
         slow_game(ana, UserFactory())
     assert len(mail.outbox) == 2
@@ -135,7 +139,8 @@ def test_preferences_page(client):
     ana = UserFactory(email="")
     client.force_login(ana)
     refused = client.post("/notifications/preferences/", {"email_turns": "on", "email": ""})
-    assert refused.status_code == 200 and "errorlist" in refused.content.decode()
+    assert refused.status_code == 200
+    assert "errorlist" in refused.content.decode()
     saved = client.post(
         "/notifications/preferences/",
         {"email_turns": "on", "email": "ana@example.com", "chat_muted": "on"},

@@ -62,7 +62,7 @@ def test_redis_presence_expires_and_is_shared():
 
 @pytest.mark.django_db
 def test_presence_api_and_home_count(client, fresh_store):
-    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    ana, _bo = UserFactory(username="ana"), UserFactory(username="bo")
     fresh_store.touch(ana.pk)
     answer = client.get("/api/presence/?users=ana,bo,nobody").json()
     assert answer == {"online": 1, "users": {"ana": True, "bo": False, "nobody": False}}
@@ -76,7 +76,8 @@ async def test_the_lobby_socket_is_the_heartbeat(sockets, fresh_store):
     assert (await receive(visitor))["online"] == 0
     page = await sockets.open("/ws/lobby/", user=ana)
     welcome = await receive(page)
-    assert welcome["username"] == ana.username and welcome["online"] == 1
+    assert welcome["username"] == ana.username
+    assert welcome["online"] == 1
     await visitor.send_json_to({"type": "ping"})
     assert await receive(visitor) == {"type": "pong", "online": 1}
     await page.send_json_to({"type": "what"})

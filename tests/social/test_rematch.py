@@ -38,7 +38,8 @@ def test_every_person_must_ask_then_the_game_starts_with_seats_rotated():
     assert not Rematch.objects.exists()
 
     last = services.rematch_ask(game_id=old.pk, user=bo)
-    assert last["game"] is not None and last["waiting_for"] == []
+    assert last["game"] is not None
+    assert last["waiting_for"] == []
     new = Game.objects.get(pk=last["game"])
     assert new.status == Game.Status.ACTIVE
     assert (new.players, new.mode, new.variant, new.rated, new.turn_seconds) == (
@@ -89,7 +90,8 @@ def test_rematch_api():
     assert answer.json() == {"game": None, "waiting_for": ["bo"], "asked": ["ana"]}
     client.force_authenticate(bo)
     done = client.post(f"/api/games/{old.pk}/rematch/").json()
-    assert done["game"] and done["waiting_for"] == []
+    assert done["game"]
+    assert done["waiting_for"] == []
     assert client.get(f"/api/games/{old.pk}/rematch/").json()["game"] == done["game"]
 
 
