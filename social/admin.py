@@ -1,4 +1,4 @@
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -9,9 +9,14 @@ from django.utils.translation import ngettext
 from social import services
 from social.models import Challenge, ChatMessage, Notification, Preferences, Seek
 
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ModelAdmin):
     list_display = ["created_at", "game", "user", "room", "text", "removed"]
     list_filter = ["removed", "room"]
     search_fields = ["text", "user__username"]
@@ -33,19 +38,19 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seek)
-class SeekAdmin(admin.ModelAdmin):
+class SeekAdmin(ModelAdmin):
     list_display = ["id", "user", "players", "mode", "turn_seconds", "status", "game", "created_at"]
     list_filter = ["status"]
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):
+class ChallengeAdmin(ModelAdmin):
     list_display = ["id", "challenger", "challenged", "status", "game", "created_at"]
     list_filter = ["status"]
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(ModelAdmin):
     list_display = ["id", "user", "kind", "created_at", "read_at", "emailed_at"]
     list_filter = ["kind"]
 

@@ -56,6 +56,7 @@ class SeekListCreateApi(SiestaApi):
     @extend_schema(
         tags=["play together"],
         summary='The caller\'s waiting seek, if any: {"seek": seek|null}',
+        operation_id="seeks_current",
         responses={200: dict, **_errors(**NEEDS_USER)},
     )
     def get(self, request: Request) -> Response:

@@ -123,7 +123,7 @@ class GameChatConsumer(GameConsumer):
         if not muted:
             await self._send_chat_history()
 
-    _handlers = {
+    _handlers: dict[str, Any] = {
         **GameConsumer._handlers,
         "chat": _on_chat,
         "chat_history": _on_chat_history,

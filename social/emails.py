@@ -17,7 +17,7 @@ UNSUBSCRIBE_SALT = "social.unsubscribe"
 
 
 def unsubscribe_token(user_id: int) -> str:
-    return signing.dumps({"u": user_id}, salt=UNSUBSCRIBE_SALT, compress=True)
+    return str(signing.dumps({"u": user_id}, salt=UNSUBSCRIBE_SALT, compress=True))
 
 
 def unsubscribe_user_id(token: str) -> int | None:
@@ -30,7 +30,7 @@ def unsubscribe_user_id(token: str) -> int | None:
 
 
 def absolute(path: str) -> str:
-    return settings.SIESTA_SITE_URL.rstrip("/") + path
+    return str(settings.SIESTA_SITE_URL).rstrip("/") + path
 
 
 def notification_email_send(notification: Notification) -> bool:

@@ -276,7 +276,8 @@ def _match_pool(pool: list[Seek], now: datetime) -> list[int]:
 
 
 def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
-    takers: list[AbstractBaseUser | str] = [s.user for s in table] + [BOT_FILL_LEVEL] * bots
+    takers: list[AbstractBaseUser | str] = [s.user for s in table]
+    takers += [str(BOT_FILL_LEVEL)] * bots
     random.SystemRandom().shuffle(takers)
     first = table[0]
     try:
@@ -423,7 +424,7 @@ def chat_post(
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NotFound(_("There is no game %(id)s.") % {"id": game_id})
-    usernames = list(
+    usernames: list[str | None] = list(
         Seat.objects.filter(game=game, user__isnull=False).values_list("user__username", flat=True)
     )
     room = chat_room_of(game.status, usernames, user.get_username())
@@ -675,7 +676,7 @@ def notification_payload(notification: Notification) -> dict[str, Any]:
     }
 
 
-EMAIL_KINDS = {
+EMAIL_KINDS: dict[str, str] = {
     Notification.Kind.YOUR_TURN: "email_turns",
     Notification.Kind.CHALLENGE: "email_challenges",
 }

@@ -3,7 +3,10 @@ challenge forms of a profile (without JavaScript; the scripts use the API)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,19 +21,24 @@ from social.emails import unsubscribe_user_id
 from social.forms import ChallengeForm, PreferencesForm
 
 
+def _user(request: HttpRequest) -> Any:
+    """The signed-in user of a ``login_required`` view."""
+    assert isinstance(request.user, AbstractBaseUser)
+    return request.user
+
+
 @login_required
 @require_http_methods(["GET"])
 def notifications(request: HttpRequest) -> HttpResponse:
     """The latest notices; the unread ones are marked, then become read."""
-    notices = [
-        services.notification_payload(n) for n in services.notifications_latest(user=request.user)
-    ]
+    user = _user(request)
+    notices = [services.notification_payload(n) for n in services.notifications_latest(user=user)]
     challenges = [
         services.challenge_payload(c)
-        for c in services.challenges_open(user=request.user)
-        if c.challenged_id == request.user.pk
+        for c in services.challenges_open(user=user)
+        if c.challenged_id == user.pk
     ]
-    services.notifications_mark_read(user=request.user)
+    services.notifications_mark_read(user=user)
     return render(
         request,
         "social/notifications.html",
@@ -41,9 +49,10 @@ def notifications(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    current = services.preferences_of(request.user.pk)
+    user = _user(request)
+    current = services.preferences_of(user.pk)
     initial = {
-        "email": request.user.email,
+        "email": user.email,
         "email_turns": current.email_turns,
         "email_challenges": current.email_challenges,
         "chat_muted": current.chat_muted,
@@ -51,9 +60,9 @@ def preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        request.user.email = data.pop("email")
-        request.user.save(update_fields=["email"])
-        services.preferences_update(user=request.user, language=get_language() or "", **data)
+        user.email = data.pop("email")
+        user.save(update_fields=["email"])
+        services.preferences_update(user=user, language=get_language() or "", **data)
         messages.success(request, _("Your preferences are saved."))
         return redirect("notification_preferences")
     return render(request, "social/preferences.html", {"form": form})
@@ -87,7 +96,7 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("profile", username)
     try:
         services.challenge_create(
-            challenger=request.user, username=username, **form.service_arguments()
+            challenger=_user(request), username=username, **form.service_arguments()
         )
     except GameServiceError as exc:
         messages.error(request, exc.message)
@@ -101,12 +110,12 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
 def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> HttpResponse:
     try:
         if answer == "accept":
-            challenge = services.challenge_accept(challenge_id=challenge_id, user=request.user)
+            challenge = services.challenge_accept(challenge_id=challenge_id, user=_user(request))
             return redirect("game", game_id=challenge.game_id)
         if answer == "decline":
-            services.challenge_decline(challenge_id=challenge_id, user=request.user)
+            services.challenge_decline(challenge_id=challenge_id, user=_user(request))
         else:
-            services.challenge_cancel(challenge_id=challenge_id, user=request.user)
+            services.challenge_cancel(challenge_id=challenge_id, user=_user(request))
     except GameServiceError as exc:
         messages.error(request, exc.message)
     return redirect("notifications")

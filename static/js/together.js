@@ -282,6 +282,7 @@
         if (typeof message.unread === "number") setUnread(message.unread);
         if (message.seek) showSeek(message.seek);
         for (const c of message.challenges || []) showChallenge(c, me);
+        refreshPresence(); // this page counts now
         break;
       case "pong":
         setOnline(message.online);
