@@ -162,7 +162,9 @@
         setMuted(message.muted);
         break;
       case "rematch_offer":
-        if (message.asked.length) {
+        if (message.asked.includes(panel.dataset.username)) {
+          rematchStatus(fill(S.rematch_waiting, { names: message.waiting_for.join(", ") }));
+        } else if (message.asked.length) {
           rematchStatus(fill(S.rematch_offer, { names: message.asked.join(", ") }));
         }
         break;
