@@ -2,8 +2,10 @@
 ``recompute_ratings`` both call these functions, so the same float operations happen in the same
 order and replaying every counted game from 1500 reproduces the stored ratings exactly.
 
-Only players who count are passed in (people who did not ask for a hint). Entrants are always taken
-in seat order, so sums are added in the same order every time.
+Every person of a rated game is an entrant; one who asked for a hint is passed with ``counts``
+false: their own rating does not move, but the others are rated against it, so a hint never cancels
+an opponent's result. Entrants are always taken in seat order, so sums are added in the same order
+every time.
 
 >>> a = Entrant(seat=1, rating=1500, games=0, score=30)
 >>> b = Entrant(seat=2, rating=1500, games=0, score=20)
@@ -52,7 +54,7 @@ def expected_score(rating: float, opponent: float) -> float:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A player who counts in a game, as the formula sees them."""
+    """A person in a rated game, as the formula sees them."""
 
     seat: int
     rating: float
@@ -62,6 +64,8 @@ class Entrant:
     out: bool = False
     """Resigned or timed out."""
     team: int | None = None
+    counts: bool = True
+    """False for a player who asked for a hint: an opponent of the others, but unchanged."""
 
 
 @dataclass(frozen=True)
@@ -104,15 +108,17 @@ def _change(entrant: Entrant, delta: float, result: Result) -> Change:
 
 
 def ffa_changes(entrants: Sequence[Entrant]) -> list[Change]:
-    """Free-for-all with n counting players: every pair is a duel, and each player's change is
+    """Free-for-all with n people: every pair is a duel, and each counting player's change is
     K / (n − 1) × Σ over the others (S − E). The result is a win when the player beat every other
-    counting player, a draw when they lost to none (shared first place), else a loss."""
+    person, a draw when they lost to none (shared first place), else a loss."""
     players = sorted(entrants, key=lambda e: e.seat)
     n = len(players)
     if n < 2:
-        raise ValueError("A rated game needs at least two counting players.")
+        raise ValueError("A rated game needs at least two people.")
     changes = []
     for player in players:
+        if not player.counts:
+            continue
         others = [other for other in players if other.seat != player.seat]
         scores = [duel_score(player, other) for other in others]
         total = 0.0
@@ -140,8 +146,8 @@ def team_changes(
     team_scores: Mapping[int, int],
     teams_out: Collection[int] = (),
 ) -> list[Change]:
-    """Teams: a team's rating is the mean of its counting players' ratings; each counting player
-    changes by their own K × (S − E), S the team's result and E from the two team means.
+    """Teams: a team's rating is the mean of its people's ratings (hinters included); each counting
+    player changes by their own K × (S − E), S the team's result and E from the two team means.
 
     ``team_scores`` are the sums of all members' scores (counting or not) and ``teams_out`` the
     teams with a member who resigned or timed out."""
@@ -150,12 +156,14 @@ def team_changes(
     for team in (1, 2):
         ratings = [p.rating for p in players if p.team == team]
         if not ratings:
-            raise ValueError("A rated team game needs a counting player in each team.")
+            raise ValueError("A rated team game needs a person in each team.")
         means[team] = sum(ratings) / len(ratings)
     if any(p.team not in means for p in players):
-        raise ValueError("Every counting player of a team game belongs to team 1 or 2.")
+        raise ValueError("Every player of a team game belongs to team 1 or 2.")
     changes = []
     for player in players:
+        if not player.counts:
+            continue
         assert player.team is not None
         other = 2 if player.team == 1 else 1
         score = team_score(player.team, team_scores, teams_out)

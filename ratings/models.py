@@ -25,7 +25,7 @@ class Reason(models.TextChoices):
     RATED = "rated", _("counted")
     HINT = "hint", _("not counted: asked for a hint")
     CASUAL = "casual", _("not counted: casual game")
-    TOO_FEW = "too_few_rated_players", _("not counted: fewer than two players counted")
+    TOO_FEW = "too_few_rated_players", _("not counted: fewer than two people in the game")
     ABORTED = "aborted", _("not counted: the game ended before everyone had moved")
 
 

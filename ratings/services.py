@@ -39,30 +39,62 @@ class Assessment:
         return self.reason == Reason.RATED
 
     @property
+    def entrant_seats(self) -> list[int]:
+        """Every person of a counted game: the ones who count and the hinters they are rated
+        against."""
+        return sorted(self.person_reasons) if self.counted else []
+
+    @property
     def counting_seats(self) -> list[int]:
         return sorted(seat for seat, r in self.person_reasons.items() if r == Reason.RATED)
 
 
-def game_assess(outcome: GameOutcome) -> Assessment:
-    """Apply the rules of who counts (see the About ratings page) to a finished game."""
-    people = [p for p in outcome.participants if p.is_person]
-    counting = [p for p in people if not p.hinted]
-    if not outcome.rated:
-        reason = Reason.CASUAL
-    elif not outcome.every_player_moved:
-        reason = Reason.ABORTED
-    elif outcome.mode == Pool.TEAMS:
-        teams = {p.team for p in counting}
-        reason = Reason.RATED if teams == {1, 2} else Reason.TOO_FEW
-    else:
-        reason = Reason.RATED if len(counting) >= 2 else Reason.TOO_FEW
+@dataclass(frozen=True)
+class Person:
+    """What the rules of who counts need of a person in a game."""
 
-    def person_reason(person: Participant) -> Reason:
+    seat: int
+    team: int | None
+    hinted: bool
+
+
+def assess(
+    *, mode: str, rated: bool, every_player_moved: bool, people: Sequence[Person]
+) -> Assessment:
+    """The rules of who counts (RULES.md, "Hints, ratings"; the About ratings page): a rated game
+    that everyone moved in changes ratings when it has two or more people (teams: one in each
+    team). A person who asked for a hint keeps their rating, but the others are rated against it."""
+    if not rated:
+        reason = Reason.CASUAL
+    elif not every_player_moved:
+        reason = Reason.ABORTED
+    elif len(people) < 2 or (mode == Pool.TEAMS and {p.team for p in people} != {1, 2}):
+        reason = Reason.TOO_FEW
+    elif all(p.hinted for p in people):
+        reason = Reason.HINT
+    else:
+        reason = Reason.RATED
+
+    def person_reason(person: Person) -> Reason:
         if reason in (Reason.CASUAL, Reason.ABORTED):
             return reason
         return Reason.HINT if person.hinted else reason
 
     return Assessment(reason=reason, person_reasons={p.seat: person_reason(p) for p in people})
+
+
+def game_assess(outcome: GameOutcome) -> Assessment:
+    """Apply the rules of who counts to a finished game."""
+    return assess(
+        mode=outcome.mode,
+        rated=outcome.rated,
+        every_player_moved=outcome.every_player_moved,
+        people=[
+            Person(seat=p.seat, team=p.team, hinted=p.hinted)
+            for p in outcome.participants
+            if p.is_person
+        ],
+    )
 
 
 def _participant_snapshot(participant: Participant) -> dict[str, Any]:
@@ -117,7 +149,7 @@ def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
 
         changes: dict[int, elo.Change] = {}
         if assessment.counted:
-            changes = _ratings_update(outcome, rated_game, assessment.counting_seats)
+            changes = _ratings_update(outcome, rated_game, assessment)
 
         others = [p.user_id for p in people if p.seat not in changes and p.user_id]
         current = dict(
@@ -155,12 +187,21 @@ def game_rate(*, outcome: GameOutcome) -> RatedGame | None:
 
 
 def _ratings_update(
-    outcome: GameOutcome, rated_game: RatedGame, counting_seats: Sequence[int]
+    outcome: GameOutcome, rated_game: RatedGame, assessment: Assessment
 ) -> dict[int, elo.Change]:
-    """Lock the counting players' ratings, apply the formula, save; the changes by seat."""
+    """Lock the people's ratings, apply the formula, save; the changes by seat (hinters, who
+    are rated against but do not change, have none)."""
+    seats = assessment.entrant_seats
+    counting = set(assessment.counting_seats)
     user_of = {p.seat: p.user_id for p in outcome.participants if p.user_id is not None}
-    locked = _locked_ratings((user_of[seat] for seat in counting_seats), outcome.mode)
-    rating_of = {seat: locked[user_of[seat]] for seat in counting_seats}
+    locked = _locked_ratings((user_of[seat] for seat in counting), outcome.mode)
+    # Hinters are only read: their rating does not move, and they get no row if they have none.
+    hinters = {user_of[seat] for seat in seats if seat not in counting}
+    read = {r.user_id: r for r in Rating.objects.filter(user_id__in=hinters, pool=outcome.mode)}
+    rating_of = {
+        seat: locked.get(user_of[seat]) or read.get(user_of[seat]) or Rating(pool=outcome.mode)
+        for seat in seats
+    }
     participant = {p.seat: p for p in outcome.participants}
     entrants = [
         elo.Entrant(
@@ -170,8 +211,9 @@ def _ratings_update(
             score=participant[seat].score,
             out=bool(participant[seat].out_reason),
             team=participant[seat].team,
+            counts=seat in counting,
         )
-        for seat in counting_seats
+        for seat in seats
     ]
     changes = elo.game_changes(
         outcome.mode,
@@ -200,7 +242,8 @@ def _rating_apply(rating: Rating, change: elo.Change) -> None:
 # -- replay --------------------------------------------------------------------------------------
 
 RATING_FIELDS = ("rating", "peak", "games", "wins", "draws", "losses")
-HISTORY_FIELDS = ("before", "after", "delta", "k", "result")
+HISTORY_FIELDS = ("before", "after", "delta", "k", "result", "counted", "reason")
+GAME_FIELDS = ("counted", "reason")
 
 
 @dataclass(frozen=True)
@@ -278,7 +321,7 @@ class _Replay:
     ) -> None:
         self.report.differences.append(
             Difference(
-                username=self.usernames.get(user_id, str(user_id)),
+                username=self.usernames.get(user_id, str(user_id)) if user_id else _("the game"),
                 pool=pool,
                 field=name,
                 stored=stored,
@@ -288,12 +331,24 @@ class _Replay:
         )
 
     def game(self, rated_game: RatedGame) -> None:
-        """Replay one game: check (and fix) its history rows, then move the standings on."""
+        """Replay one game: assess it again by today's rules, check (and fix) it and its history
+        rows, then move the standings on."""
         self.report.games += 1
         rows = sorted(rated_game.changes.all(), key=lambda r: r.seat)
-        counting = [r for r in rows if r.counted]
+        assessment = _reassess(rated_game, rows)
+        game_expected = {"counted": assessment.counted, "reason": assessment.reason.value}
+        wrong_game = [f for f in GAME_FIELDS if getattr(rated_game, f) != game_expected[f]]
+        for name in wrong_game:
+            stored = getattr(rated_game, name)
+            self.differ(0, rated_game.pool, name, stored, game_expected[name], rated_game.game_id)
+        if wrong_game and self.fix:
+            for name in wrong_game:
+                setattr(rated_game, name, game_expected[name])
+            rated_game.save(update_fields=wrong_game)
+
+        counting = set(assessment.counting_seats)
         computed: dict[int, elo.Change] = {}
-        if counting:
+        if assessment.counted:
             self.report.counted_games += 1
             entrants = [
                 elo.Entrant(
@@ -303,8 +358,9 @@ class _Replay:
                     score=r.score,
                     out=r.out,
                     team=r.team,
+                    counts=r.seat in counting,
                 )
-                for r in counting
+                for r in rows
             ]
             changes = elo.game_changes(
                 rated_game.pool,
@@ -315,13 +371,15 @@ class _Replay:
             computed = {c.seat: c for c in changes}
         for row in rows:
             current = self.standing(row.user_id, row.pool).rating
-            change = computed.get(row.seat) if row.counted else None
+            change = computed.get(row.seat)
             expected = {
                 "before": change.before if change else current,
                 "after": change.after if change else current,
                 "delta": change.delta if change else 0.0,
                 "k": change.k if change else None,
                 "result": change.result.value if change else "",
+                "counted": change is not None,
+                "reason": assessment.person_reasons.get(row.seat, Reason(row.reason)).value,
             }
             wrong = [f for f in HISTORY_FIELDS if not _same(getattr(row, f), expected[f])]
             for name in wrong:
@@ -331,7 +389,7 @@ class _Replay:
                 for name in wrong:
                     setattr(row, name, expected[name])
                 row.save(update_fields=wrong)
-        for row in counting:
+        for row in rows:
             if row.seat in computed:
                 _rating_apply(self.standing(row.user_id, row.pool), computed[row.seat])
 
@@ -355,6 +413,21 @@ class _Replay:
                 for name in RATING_FIELDS:
                     setattr(target, name, getattr(replayed, name))
                 target.save()
+
+
+def _reassess(rated_game: RatedGame, rows: Sequence[RatingChange]) -> Assessment:
+    """The game assessed again from what was stored of it: whether it was casual or aborted
+    never changes; who counts follows today's rules."""
+    hinted = {p["seat"]: bool(p.get("hinted")) for p in rated_game.participants}
+    return assess(
+        mode=rated_game.pool,
+        rated=rated_game.reason != Reason.CASUAL,
+        every_player_moved=rated_game.reason != Reason.ABORTED,
+        people=[
+            Person(seat=r.seat, team=r.team, hinted=hinted.get(r.seat, r.reason == Reason.HINT))
+            for r in rows
+        ],
+    )
 
 
 def ratings_recompute(*, fix: bool = False) -> RecomputeReport:

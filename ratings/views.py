@@ -21,8 +21,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     try:
         pool = selectors.pool_parse(mode)
     except ValueError:
+        # Plain text: the echoed mode is the client's own input and must never become markup.
         return HttpResponseBadRequest(
-            _("Unknown mode %(mode)s: use ffa or teams.") % {"mode": mode}
+            _("Unknown mode %(mode)s: use ffa or teams.") % {"mode": mode},
+            content_type="text/plain; charset=utf-8",
         )
     paginator = Paginator(selectors.leaderboard(pool=pool), selectors.LEADERBOARD_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))

@@ -113,7 +113,7 @@ def test_user_ratings_oldest_first_with_reasons(client):
     }
 
 
-def test_user_ratings_reasons_for_hint_and_too_few(client):
+def test_user_ratings_reasons_for_hint_and_rated_opponent(client):
     ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
     game = make_game(users=[ana, bo])
     hint = game_services.game_hint(game_id=game.pk, user=ana)
@@ -121,7 +121,17 @@ def test_user_ratings_reasons_for_hint_and_too_few(client):
     play_turn(game.pk)
     game_services.game_resign(game_id=game.pk, user=bo)
     assert [e["reason"] for e in client.get("/api/users/ana/ratings/").json()] == ["hint"]
-    assert [e["reason"] for e in client.get("/api/users/bo/ratings/").json()] == [
+    # The hinter's opponent is still rated (RULES.md: a hint never cancels an opponent's result).
+    assert [e["reason"] for e in client.get("/api/users/bo/ratings/").json()] == ["rated"]
+
+
+def test_user_ratings_too_few_against_a_bot(client):
+    ana = UserFactory(username="ana")
+    game = make_game(users=[ana], bots=[(2, "easy")])
+    play_turn(game.pk)
+    play_turn(game.pk)
+    game_services.game_resign(game_id=game.pk, user=ana)
+    assert [e["reason"] for e in client.get("/api/users/ana/ratings/").json()] == [
         "too_few_rated_players"
     ]
 

@@ -60,6 +60,15 @@ def test_leaderboard_rejects_an_unknown_mode(client):
     assert "chess" in page(client, reverse("leaderboard") + "?mode=chess", status=400)
 
 
+def test_leaderboard_does_not_reflect_markup(client):
+    """Regression: the unknown mode was echoed into a text/html 400 (reflected XSS)."""
+    script = "<script>alert(document.domain)</script>"
+    response = client.get(reverse("leaderboard"), {"mode": script})
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/plain")
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
 def test_leaderboard_rounds_and_marks_established_players(client):
     RatingFactory(user__username="steady", rating=1612.6, games=20)
     (row,) = rows(page(client, reverse("leaderboard")))
@@ -179,7 +188,7 @@ def test_profile_names_bots_and_reasons(client):
     game_services.game_resign(game_id=game.pk, user=person)
     html = page(client, reverse("profile", args=[person.username]))
     assert "bot (hard)" in html
-    assert "not counted: fewer than two players counted" in html
+    assert "not counted: fewer than two people in the game" in html
     assert not Rating.objects.exists()
 
 

@@ -109,11 +109,12 @@ def test_four_player_game_with_a_hinted_player():
         1500.0,
     )
     assert hinted.result == ""
-    assert rating_of(user_at(game, 3)) is None
-    counting = [1, 2, 4]
-    for seat in counting:
-        others = [o for o in counting if o != seat]
-        assert rows[seat].delta == pytest.approx(20 * (duel_points(game, seat, others) - 1))
+    assert rating_of(user_at(game, 3)) is None  # unchanged, and no rating row made for them
+    for seat in [1, 2, 4]:
+        # Rated against every other person, the hinter included: K / (n - 1) with n = 4.
+        others = [o for o in [1, 2, 3, 4] if o != seat]
+        expected = 40 / 3 * (duel_points(game, seat, others) - 1.5)
+        assert rows[seat].delta == pytest.approx(expected)
         assert rows[seat].reason == Reason.RATED
 
 
@@ -151,17 +152,41 @@ def test_team_with_a_resigned_member_loses():
     assert rows[2].out
 
 
-def test_team_game_without_a_counting_player_on_one_side_changes_nothing():
+def test_team_of_hinters_still_counts_for_the_other_team():
     game = make_game(players=4, mode="teams")
     team_of = {s.seat: s.team for s in game.seats.all()}
     hint_seats = frozenset(seat for seat, team in team_of.items() if team == 1)
     game = finished(play_to_end(game, hint_seats=hint_seats))
+    sums = {t: sum(s.score for s in game.seats.all() if s.team == t) for t in (1, 2)}
+    s2 = 1.0 if sums[2] > sums[1] else 0.5 if sums[2] == sums[1] else 0.0
     rows = rows_of(game)
     for seat, row in rows.items():
-        expected = Reason.HINT if seat in hint_seats else Reason.TOO_FEW
-        assert (row.counted, row.reason, row.delta) == (False, expected, 0.0)
-    assert not Rating.objects.exists()
-    assert RatedGame.objects.get(game=game).reason == Reason.TOO_FEW
+        if seat in hint_seats:
+            assert (row.counted, row.reason, row.delta) == (False, Reason.HINT, 0.0)
+        else:
+            assert (row.counted, row.reason) == (True, Reason.RATED)
+            assert row.delta == pytest.approx(40 * (s2 - 0.5))  # equal team means
+    assert RatedGame.objects.get(game=game).reason == Reason.RATED
+    assert not Rating.objects.filter(user__in=[user_at(game, s) for s in hint_seats]).exists()
+
+
+@pytest.mark.parametrize(
+    ("people", "reason"),
+    [
+        ([(1, 1, False), (3, 1, False)], Reason.TOO_FEW),  # people on one team only
+        ([(1, 1, True), (2, 2, False)], Reason.RATED),
+        ([(1, 1, True), (2, 2, True)], Reason.HINT),
+        ([(1, 1, False)], Reason.TOO_FEW),
+    ],
+)
+def test_team_assessment(people, reason):
+    assessment = services.assess(
+        mode="teams",
+        rated=True,
+        every_player_moved=True,
+        people=[services.Person(seat=s, team=t, hinted=h) for s, t, h in people],
+    )
+    assert assessment.reason == reason
 
 
 def test_casual_game_records_history_only():
@@ -200,14 +225,43 @@ def test_bots_do_not_count_but_two_people_do():
     assert all(r.counted for r in rows.values())
 
 
-def test_hinted_two_player_game_leaves_the_other_with_too_few():
+def test_hint_then_resign_does_not_void_the_opponents_win():
     game = make_game()
     play_turn(game.pk, hint=True)
     play_turn(game.pk)
+    hinter, opponent = user_at(game, 1), user_at(game, 2)
+    game_services.game_resign(game_id=game.pk, user=hinter)
+    rows = rows_of(game)
+    assert (rows[1].reason, rows[2].reason) == (Reason.HINT, Reason.RATED)
+    assert (rows[1].counted, rows[1].delta) == (False, 0.0)
+    assert (rows[2].counted, rows[2].delta, rows[2].result) == (True, 20.0, "win")
+    assert rating_of(opponent).rating == 1520.0
+    assert rating_of(hinter) is None
+
+
+def test_hinter_is_rated_against_at_their_own_rating():
+    strong, weak = UserFactory(), UserFactory()
+    Rating.objects.create(user=strong, pool="ffa", rating=1900.0, peak=1900.0, games=30)
+    game = make_game(users=[strong, weak])
+    play_turn(game.pk, hint=True)  # the strong player asks for a hint, then resigns
+    play_turn(game.pk)
+    game_services.game_resign(game_id=game.pk, user=strong)
+    weak_row = rows_of(game)[2]
+    expected_score = 1 / (1 + 10 ** ((1900 - 1500) / 400))
+    assert weak_row.delta == pytest.approx(40 * (1 - expected_score))
+    assert Rating.objects.get(user=strong, pool="ffa").rating == 1900.0
+
+
+def test_both_hinted_changes_nobody():
+    game = make_game()
+    play_turn(game.pk, hint=True)
+    play_turn(game.pk, hint=True)
     game_services.game_resign(game_id=game.pk, user=user_at(game, 1))
     rows = rows_of(game)
-    assert (rows[1].reason, rows[2].reason) == (Reason.HINT, Reason.TOO_FEW)
-    assert not any(r.counted for r in rows.values())
+    assert [(r.counted, r.reason) for r in rows.values()] == [
+        (False, Reason.HINT),
+        (False, Reason.HINT),
+    ]
     assert not Rating.objects.exists()
 
 

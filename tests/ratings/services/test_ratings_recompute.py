@@ -1,8 +1,10 @@
 """The replay of every rated game from 1500 (service and ``recompute_ratings`` command)."""
 
+import importlib
 from io import StringIO
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.management import call_command
 
 from games import services as game_services
@@ -51,8 +53,8 @@ def command(*args: str) -> str:
 def test_replay_reproduces_stored_ratings(history):
     report = ratings_recompute()
     assert report.differences == []
-    assert (report.games, report.counted_games) == (10, 8)
-    assert "Replayed 10 games (8 counted): 0 differences; stored ratings match." in command()
+    assert (report.games, report.counted_games) == (10, 9)
+    assert "Replayed 10 games (9 counted): 0 differences; stored ratings match." in command()
     assert len({round(r.rating, 6) for r in Rating.objects.all()}) == 3  # really varied
 
 
@@ -112,6 +114,40 @@ def test_a_game_replayed_in_another_order_shows_up(history):
     RatingChange.objects.filter(game_id=first.game_id).update(at=last.at)
     RatedGame.objects.filter(pk=first.rated_game_id).update(at=last.at)
     assert ratings_recompute().differences != []
+
+
+def test_replay_applies_the_hint_rule_to_games_stored_under_the_old_one(history):
+    """Before the hint rule was fixed, a hinter's opponent got ``too_few_rated_players``; the
+    replay (run by a data migration) rates them against the hinter and moves later games on."""
+    hinted = RatedGame.objects.get(changes__reason="hint")
+    truth = {
+        "ratings": {(r.user_id, r.pool): r.rating for r in Rating.objects.all()},
+        "rows": {r.pk: (r.after, r.counted, r.reason) for r in RatingChange.objects.all()},
+    }
+    RatedGame.objects.filter(pk=hinted.pk).update(counted=False, reason="too_few_rated_players")
+    opponent = hinted.changes.exclude(reason="hint").get()
+    RatingChange.objects.filter(pk=opponent.pk).update(
+        counted=False,
+        reason="too_few_rated_players",
+        after=opponent.before,
+        delta=0.0,
+        k=None,
+        result="",
+    )
+    report = ratings_recompute()
+    fields = {d.field for d in report.differences if d.game_id == hinted.game_id}
+    assert {"counted", "reason", "after", "delta", "k", "result"} <= fields
+
+    # What migration ratings/0002 runs once on an existing site.
+    migration = importlib.import_module("ratings.migrations.0002_replay_under_the_hint_rule")
+    migration.replay(django_apps, None)
+    assert ratings_recompute().differences == []
+    hinted.refresh_from_db()
+    assert (hinted.counted, hinted.reason) == (True, "rated")
+    assert {r.pk: (r.after, r.counted, r.reason) for r in RatingChange.objects.all()} == truth[
+        "rows"
+    ]
+    assert {(r.user_id, r.pool): r.rating for r in Rating.objects.all()} == truth["ratings"]
 
 
 def test_empty_database():
