@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -15,6 +16,7 @@ from rest_framework.response import Response
 from games.api.base import SiestaApi, signed_in_user
 from games.api.views import MAX_TURN_SECONDS, _errors
 from games.models import Game
+from games.services import NotFound
 from social import presence, services
 from social.services import RATING_RANGES
 
@@ -120,6 +122,8 @@ class RematchApi(SiestaApi):
         responses={200: RematchSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
+        if not Game.objects.filter(pk=game_id).exists():
+            raise NotFound(_("There is no game %(id)s.") % {"id": game_id})
         return Response(services.rematch_status(game_id=game_id))
 
     @extend_schema(

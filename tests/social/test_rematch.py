@@ -84,6 +84,7 @@ def test_rematch_api():
     client.force_authenticate(stranger)
     assert client.post(f"/api/games/{old.pk}/rematch/").status_code == 403
     assert client.post("/api/games/999999/rematch/").status_code == 404
+    assert client.get("/api/games/999999/rematch/").status_code == 404
     client.force_authenticate(ana)
     answer = client.post(f"/api/games/{old.pk}/rematch/")
     assert answer.status_code == 200
