@@ -147,7 +147,9 @@ class Pages:
             "console",
             lambda message: (
                 self.errors.append(f"{page.url}: {message.text}")
+                # The browser's own favicon.ico request is not the page's doing.
                 if message.type == "error"
+                and not message.location.get("url", "").endswith("/favicon.ico")
                 else None
             ),
         )
@@ -300,3 +302,39 @@ def test_two_people_quick_pair_play_chat_and_rematch(pages):
     assert new.status == Game.Status.ACTIVE
     rotated = {s.seat: s.user.username for s in new.seats.all()}
     assert rotated == {1: by_seat[2], 2: by_seat[1]}
+
+
+def test_a_challenge_from_a_profile_reaches_the_other_person_live(pages):
+    from playwright.sync_api import expect
+
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    ana_page, bo_page = pages.open(ana), pages.open(bo, viewport=PHONE)
+    bo_page.goto("/")
+    expect(bo_page.locator("#online-count")).to_be_visible()
+    ana_page.goto("/users/bo/")
+    # bo has a page open: a dot on his name.
+    expect(ana_page.locator(".profile-presence")).to_be_visible()
+    ana_page.locator("#challenge-box summary").click()
+    ana_page.locator("#challenge-form select[name=turn_seconds]").select_option("86400")
+    shot(ana_page, "profile-challenge-desktop")
+    ana_page.get_by_role("button", name="Challenge bo").click()
+    expect(ana_page.locator("#toasts")).to_contain_text("Challenge sent to bo.")
+
+    toast = bo_page.locator(".toast", has_text="ana challenges you")
+    expect(toast).to_be_visible()
+    expect(bo_page.locator("#notice-count")).to_have_text("1")
+    shot(bo_page, "challenge-toast-phone")
+    toast.get_by_role("button", name="Accept").click()
+    bo_page.wait_for_url(re.compile(r"/games/\d+/$"))
+    ana_page.wait_for_url(re.compile(r"/games/\d+/$"))
+    assert ana_page.url == bo_page.url
+    game = Game.objects.get(pk=int(bo_page.url.rstrip("/").rsplit("/", 1)[1]))
+    assert game.turn_seconds == 86400
+    assert {s.user.username for s in game.seats.all()} == {"ana", "bo"}
+
+    # Slow game: whoever is to move has a notice in the header's list.
+    to_move = game.seats.get(seat=1).user.username
+    page = ana_page if to_move == "ana" else bo_page
+    page.goto("/notifications/")
+    expect(page.locator(".notice-list")).to_contain_text(f"Your turn in game {game.pk}.")
+    shot(page, "notifications-" + ("desktop" if page is ana_page else "phone"))
