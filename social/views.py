@@ -32,7 +32,10 @@ def _user(request: HttpRequest) -> Any:
 def notifications(request: HttpRequest) -> HttpResponse:
     """The latest notices; the unread ones are marked, then become read."""
     user = _user(request)
-    notices = [services.notification_payload(n) for n in services.notifications_latest(user=user)]
+    notices = [
+        {**services.notification_payload(n), "created": n.created_at}
+        for n in services.notifications_latest(user=user)
+    ]
     challenges = [
         services.challenge_payload(c)
         for c in services.challenges_open(user=user)
