@@ -213,27 +213,14 @@ def game_create_seated(
     for level in (s for s in seats if isinstance(s, str)):
         if level not in Seat.BotLevel.values:
             raise InvalidInput(_("Unknown bot level %(level)s.") % {"level": level})
-    with transaction.atomic():
-        game = Game.objects.create(
-            players=players,
-            mode=mode,
-            variant=variant,
-            rated=rated,
-            turn_seconds=turn_seconds,
-            created_by=created_by,
-        )
-        rows = [
-            Seat.objects.create(
-                game=game,
-                seat=number,
-                user=None if isinstance(taker, str) else taker,
-                bot_level=taker if isinstance(taker, str) else "",
-            )
-            for number, taker in enumerate(seats, start=1)
-        ]
-        _start(game, rows)
-        _publish(game, rows)
-    return game
+    return _open(
+        takers=seats,
+        mode=mode,
+        variant=variant,
+        rated=rated,
+        turn_seconds=turn_seconds,
+        created_by=created_by,
+    )
 
 
 def game_create(
@@ -258,23 +245,44 @@ def game_create(
                 _("Bots take distinct seats from 2 to %(players)s.") % {"players": players}
             )
         bot_seats[bot.seat] = bot.level
+    return _open(
+        takers=[user, *(bot_seats.get(number) for number in range(2, players + 1))],
+        mode=mode,
+        variant=variant,
+        rated=rated,
+        turn_seconds=turn_seconds,
+        created_by=user,
+    )
+
+
+def _open(
+    *,
+    takers: Sequence[AbstractBaseUser | str | None],
+    mode: str,
+    variant: str,
+    rated: bool,
+    turn_seconds: int,
+    created_by: AbstractBaseUser | None,
+) -> Game:
+    """Create a game and its seats, in seat order each a user, a bot level or None (free); it
+    starts when every seat is taken."""
     with transaction.atomic():
         game = Game.objects.create(
-            players=players,
+            players=len(takers),
             mode=mode,
             variant=variant,
             rated=rated,
             turn_seconds=turn_seconds,
-            created_by=user,
+            created_by=created_by,
         )
         seats = [
             Seat.objects.create(
                 game=game,
                 seat=number,
-                user=user if number == 1 else None,
-                bot_level=bot_seats.get(number, ""),
+                user=None if isinstance(taker, str) else taker,
+                bot_level=taker if isinstance(taker, str) else "",
             )
-            for number in range(1, players + 1)
+            for number, taker in enumerate(takers, start=1)
         ]
         if all(s.is_filled for s in seats):
             _start(game, seats)

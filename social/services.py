@@ -534,7 +534,8 @@ def challenge_create(
     return challenge
 
 
-def _lock_challenge(challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def _lock_challenge(challenge_id: int, user: AbstractBaseUser, *, side: str) -> Challenge:
+    """The pending challenge, locked, if ``user`` is its ``challenger`` or ``challenged``."""
     challenge = (
         Challenge.objects.select_for_update()
         .filter(pk=challenge_id)
@@ -547,6 +548,12 @@ def _lock_challenge(challenge_id: int, user: AbstractBaseUser) -> Challenge:
         raise Conflict(
             _("This challenge is no longer open (%(status)s).")
             % {"status": challenge.get_status_display()}
+        )
+    if getattr(challenge, f"{side}_id") != user.pk:
+        raise NotAllowed(
+            _("Only the challenger can withdraw a challenge.")
+            if side == "challenger"
+            else _("Only the challenged player can answer.")
         )
     return challenge
 
@@ -567,14 +574,21 @@ def _answer(challenge: Challenge, status: str) -> None:
     Notification.objects.filter(key=f"challenge:{challenge.pk}", read_at=None).update(
         read_at=_now()
     )
+    if status in (Challenge.Status.ACCEPTED, Challenge.Status.DECLINED):
+        accepted = status == Challenge.Status.ACCEPTED
+        by = challenge.challenged.get_username()
+        notify(
+            user_id=challenge.challenger_id,
+            kind=Notification.Kind.CHALLENGE_ANSWER,
+            params={"by": by, "accepted": accepted, "game": challenge.game_id},
+            url=f"/games/{challenge.game_id}/" if accepted else f"/users/{by}/",
+        )
 
 
 def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
     """The challenged person accepts: the game starts (seats at random) for both."""
     with transaction.atomic():
-        challenge = _lock_challenge(challenge_id, user)
-        if challenge.challenged_id != user.pk:
-            raise NotAllowed(_("Only the challenged player can accept."))
+        challenge = _lock_challenge(challenge_id, user, side="challenged")
         takers: list[AbstractBaseUser | str] = [challenge.challenger, challenge.challenged]
         random.SystemRandom().shuffle(takers)
         challenge.game = game_services.game_create_seated(
@@ -585,35 +599,19 @@ def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
             created_by=challenge.challenger,
         )
         _answer(challenge, Challenge.Status.ACCEPTED)
-        notify(
-            user_id=challenge.challenger_id,
-            kind=Notification.Kind.CHALLENGE_ANSWER,
-            params={"by": user.get_username(), "accepted": True, "game": challenge.game.pk},
-            url=f"/games/{challenge.game.pk}/",
-        )
     return challenge
 
 
 def challenge_decline(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
     with transaction.atomic():
-        challenge = _lock_challenge(challenge_id, user)
-        if challenge.challenged_id != user.pk:
-            raise NotAllowed(_("Only the challenged player can decline."))
+        challenge = _lock_challenge(challenge_id, user, side="challenged")
         _answer(challenge, Challenge.Status.DECLINED)
-        notify(
-            user_id=challenge.challenger_id,
-            kind=Notification.Kind.CHALLENGE_ANSWER,
-            params={"by": user.get_username(), "accepted": False},
-            url=f"/users/{user.get_username()}/",
-        )
     return challenge
 
 
 def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
     with transaction.atomic():
-        challenge = _lock_challenge(challenge_id, user)
-        if challenge.challenger_id != user.pk:
-            raise NotAllowed(_("Only the challenger can withdraw a challenge."))
+        challenge = _lock_challenge(challenge_id, user, side="challenger")
         _answer(challenge, Challenge.Status.CANCELLED)
     return challenge
 
