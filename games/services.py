@@ -196,25 +196,27 @@ def game_settings_check(*, players: int, mode: str, variant: str, turn_seconds: 
 
 def game_create_seated(
     *,
-    seats: Sequence[AbstractBaseUser | str],
+    users: Sequence[AbstractBaseUser | str],
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
     turn_seconds: int = 120,
     created_by: AbstractBaseUser | None = None,
 ) -> Game:
-    """Create a game with every seat already taken and start it: ``seats`` in seat order, each a
-    user or a bot level. For games the site pairs (quick pairing, challenges, rematches)."""
-    players = len(seats)
+    """Start a game with every seat already taken: ``users`` in seat order, each a user or the
+    level of a bot that takes the seat. For games the site pairs (tournament pairings, quick
+    pairing, challenges, rematches). Team games draw their teams at random, as every team game
+    does."""
+    players = len(users)
     game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
-    users = [s for s in seats if not isinstance(s, str)]
-    if len({u.pk for u in users}) != len(users):
-        raise InvalidInput(_("A person takes one seat per game."))
-    for level in (s for s in seats if isinstance(s, str)):
+    people = [u for u in users if not isinstance(u, str)]
+    if len({u.pk for u in people}) != len(people):
+        raise InvalidInput(_("A player takes one seat only."))
+    for level in (u for u in users if isinstance(u, str)):
         if level not in Seat.BotLevel.values:
             raise InvalidInput(_("Unknown bot level %(level)s.") % {"level": level})
     return _open(
-        takers=seats,
+        takers=users,
         mode=mode,
         variant=variant,
         rated=rated,

@@ -282,7 +282,7 @@ def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
     first = table[0]
     try:
         game = game_services.game_create_seated(
-            seats=takers,
+            users=takers,
             mode=first.mode,
             variant=first.variant,
             rated=first.rated,
@@ -350,7 +350,7 @@ def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
             ]
             takers = takers[-1:] + takers[:-1]
             new_game = game_services.game_create_seated(
-                seats=takers,
+                users=takers,
                 mode=game.mode,
                 variant=game.variant,
                 rated=game.rated,
@@ -592,7 +592,7 @@ def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
         takers: list[AbstractBaseUser | str] = [challenge.challenger, challenge.challenged]
         random.SystemRandom().shuffle(takers)
         challenge.game = game_services.game_create_seated(
-            seats=takers,
+            users=takers,
             variant=challenge.variant,
             rated=challenge.rated,
             turn_seconds=challenge.turn_seconds,

@@ -15,7 +15,7 @@ def test_seats_in_the_given_order_and_the_game_starts(django_capture_on_commit_c
     ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
     with django_capture_on_commit_callbacks() as callbacks:
         game = services.game_create_seated(
-            seats=[bo, "hard", ana], variant="classic", rated=False, turn_seconds=300
+            users=[bo, "hard", ana], variant="classic", rated=False, turn_seconds=300
         )
     seats = list(game.seats.order_by("seat"))
     assert [(s.user.username if s.user else None, s.bot_level) for s in seats] == [
@@ -31,7 +31,7 @@ def test_seats_in_the_given_order_and_the_game_starts(django_capture_on_commit_c
 
 
 def test_teams_are_drawn():
-    game = services.game_create_seated(seats=[UserFactory() for _ in range(4)], mode="teams")
+    game = services.game_create_seated(users=[UserFactory() for _ in range(4)], mode="teams")
     assert sorted(game.seats.values_list("team", flat=True)) == [1, 1, 2, 2]
 
 
@@ -46,7 +46,7 @@ def test_teams_are_drawn():
 )
 def test_refusals_change_nothing(seats):
     with pytest.raises(services.InvalidInput):
-        services.game_create_seated(seats=seats(UserFactory()))
+        services.game_create_seated(users=seats(UserFactory()))
     assert not Game.objects.exists()
 
 
