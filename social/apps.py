@@ -13,6 +13,7 @@ class SocialConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import game_changed
+        from social import tasks  # noqa: F401 - registers the periodic matcher for the beat
         from social.receivers import game_changed_notify
 
         game_changed.connect(game_changed_notify, dispatch_uid="social.game_changed_notify")
