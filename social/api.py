@@ -78,8 +78,9 @@ class SeekListCreateApi(SiestaApi):
     def post(self, request: Request) -> Response:
         data = SeekInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        # As created ("waiting", API.md), even if the sweep its commit triggered has matched it
+        # already: GET /api/seeks/{id}/ (or the lobby socket) tells the match.
         seek = services.seek_create(user=signed_in_user(request), **data.validated_data)
-        seek.refresh_from_db()  # a triggered sweep may have matched it already
         return Response(services.seek_payload(seek), status=status.HTTP_201_CREATED)
 
 

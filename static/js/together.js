@@ -195,6 +195,7 @@
             rating_range: range ? Number(range) : null,
           });
           showSeek(created);
+          pollSeek(); // the sweep its creation triggered may have matched it already
         } catch (error) {
           toast(error.message);
         }
