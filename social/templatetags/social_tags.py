@@ -20,6 +20,8 @@ def chat_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
     return {
         "game": game,
         "user": user,
+        # "New game" lets bots fill in after 30 s when bots played this one.
+        "with_bots": Seat.objects.filter(game=game).exclude(bot_level="").exists(),
         "presets": [(key, str(label)) for key, label in services.CHAT_PRESETS.items()],
         "limit": 300,
         "strings": {

@@ -127,6 +127,7 @@
           variant: panel.dataset.variant,
           rated: panel.dataset.rated === "1",
           turn_seconds: Number(panel.dataset.turn),
+          bot_fill: panel.dataset.bots === "1",
         });
       } catch (error) {
         if (error.status !== 409) {
