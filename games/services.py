@@ -9,6 +9,7 @@ constraint stands behind the ply check.
 from __future__ import annotations
 
 import copy
+import logging
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -36,7 +37,9 @@ from games.selectors import (
     outcome_of,
     position_of,
 )
-from games.signals import game_finished
+from games.signals import game_changed, game_finished
+
+logger = logging.getLogger(__name__)
 
 
 class GameServiceError(Exception):
@@ -201,6 +204,14 @@ def _publish(game: Game, seats: Sequence[Seat]) -> None:
     _save_changed(game)
     state = game_state(game, seats)
     _after_commit(realtime.broadcast_game_state, game.pk, state)
+    _after_commit(_announce_change, state)
+
+
+def _announce_change(state: dict[str, Any]) -> None:
+    """``game_changed`` after the commit: a failing receiver is logged, never raised."""
+    for receiver, result in game_changed.send_robust(sender=Game, state=state):
+        if isinstance(result, Exception):
+            logger.error("game_changed receiver %r failed: %r", receiver, result)
 
 
 def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
@@ -298,6 +309,51 @@ def _check_bot_games_limit(user: AbstractBaseUser) -> None:
 # -- lobby ---------------------------------------------------------------------------------------
 
 
+def game_settings_check(*, players: int, mode: str, variant: str, turn_seconds: int) -> None:
+    """Refuse settings no game can have (InvalidInput naming the problem)."""
+    if players not in (2, 3, 4):
+        raise InvalidInput(_("A game has 2, 3 or 4 players."))
+    if mode not in Game.Mode.values:
+        raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
+    if mode == Game.Mode.TEAMS and players != 4:
+        raise InvalidInput(_("Team games need 4 players."))
+    if variant not in Game.Variant.values:
+        raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
+    if not 10 <= turn_seconds <= 7 * 24 * 3600:
+        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
+
+
+def game_create_seated(
+    *,
+    users: Sequence[AbstractBaseUser | str],
+    mode: str = Game.Mode.FFA,
+    variant: str = Game.Variant.STANDARD,
+    rated: bool = True,
+    turn_seconds: int = 120,
+    created_by: AbstractBaseUser | None = None,
+) -> Game:
+    """Start a game with every seat already taken: ``users`` in seat order, each a user or the
+    level of a bot that takes the seat. For games the site pairs (tournament pairings, quick
+    pairing, challenges, rematches). Team games draw their teams at random, as every team game
+    does."""
+    players = len(users)
+    game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
+    people = [u for u in users if not isinstance(u, str)]
+    if len({u.pk for u in people}) != len(people):
+        raise InvalidInput(_("A player takes one seat only."))
+    for level in (u for u in users if isinstance(u, str)):
+        if level not in Seat.BotLevel.values:
+            raise InvalidInput(_("Unknown bot level %(level)s.") % {"level": level})
+    return _open(
+        takers=users,
+        mode=mode,
+        variant=variant,
+        rated=rated,
+        turn_seconds=turn_seconds,
+        created_by=created_by,
+    )
+
+
 def game_create(
     *,
     user: AbstractBaseUser,
@@ -310,16 +366,7 @@ def game_create(
 ) -> Game:
     """Open a game; the creator takes seat 1. It starts at once when bots fill the other seats."""
     bots = list(bots)
-    if players not in (2, 3, 4):
-        raise InvalidInput(_("A game has 2, 3 or 4 players."))
-    if mode not in Game.Mode.values:
-        raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
-    if mode == Game.Mode.TEAMS and players != 4:
-        raise InvalidInput(_("Team games need 4 players."))
-    if variant not in Game.Variant.values:
-        raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
-    if not 10 <= turn_seconds <= 7 * 24 * 3600:
-        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
+    game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
     bot_seats: dict[int, str] = {}
     for bot in bots:
         if bot.level not in Seat.BotLevel.values:
@@ -329,28 +376,50 @@ def game_create(
                 _("Bots take distinct seats from 2 to %(players)s.") % {"players": players}
             )
         bot_seats[bot.seat] = bot.level
+    return _open(
+        takers=[user, *(bot_seats.get(number) for number in range(2, players + 1))],
+        mode=mode,
+        variant=variant,
+        rated=rated,
+        turn_seconds=turn_seconds,
+        created_by=user,
+    )
+
+
+def _open(
+    *,
+    takers: Sequence[AbstractBaseUser | str | None],
+    mode: str,
+    variant: str,
+    rated: bool,
+    turn_seconds: int,
+    created_by: AbstractBaseUser | None,
+) -> Game:
+    """Create a game and its seats, in seat order each a user, a bot level or None (free); it
+    starts when every seat is taken."""
     with transaction.atomic():
-        _lock_user(user)
-        if bot_seats:
-            _check_bot_games_limit(user)
-        if len(bot_seats) < players - 1:  # the game waits for people: it is an open game
-            _check_open_games_limit(user)
+        if created_by is not None:  # fair use limits of the person who opens it
+            _lock_user(created_by)
+            if any(isinstance(taker, str) for taker in takers):
+                _check_bot_games_limit(created_by)
+            if any(taker is None for taker in takers):  # it waits for people: an open game
+                _check_open_games_limit(created_by)
         game = Game.objects.create(
-            players=players,
+            players=len(takers),
             mode=mode,
             variant=variant,
             rated=rated,
             turn_seconds=turn_seconds,
-            created_by=user,
+            created_by=created_by,
         )
         seats = [
             Seat.objects.create(
                 game=game,
                 seat=number,
-                user=user if number == 1 else None,
-                bot_level=bot_seats.get(number, ""),
+                user=None if isinstance(taker, str) else taker,
+                bot_level=taker if isinstance(taker, str) else "",
             )
-            for number in range(1, players + 1)
+            for number, taker in enumerate(takers, start=1)
         ]
         if all(s.is_filled for s in seats):
             _start(game, seats)
@@ -376,38 +445,6 @@ def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
         free.save(update_fields=["user"])
         if all(s.is_filled for s in seats):
             _start(game, seats)
-        _publish(game, seats)
-    return game
-
-
-def game_create_seated(
-    *,
-    users: Sequence[AbstractBaseUser],
-    mode: str = Game.Mode.FFA,
-    variant: str = Game.Variant.STANDARD,
-    rated: bool = True,
-    turn_seconds: int = 120,
-) -> Game:
-    """Start a game with ``users`` already seated, in this order, and no creator (tournament
-    pairings). Team games draw their teams at random, as every team game does."""
-    players = len(users)
-    if players not in (2, 3, 4):
-        raise InvalidInput(_("A game has 2, 3 or 4 players."))
-    if len({u.pk for u in users}) != players:
-        raise InvalidInput(_("A player takes one seat only."))
-    if mode == Game.Mode.TEAMS and players != 4:
-        raise InvalidInput(_("Team games need 4 players."))
-    if mode not in Game.Mode.values or variant not in Game.Variant.values:
-        raise InvalidInput(_("Unknown mode or variant."))
-    with transaction.atomic():
-        game = Game.objects.create(
-            players=players, mode=mode, variant=variant, rated=rated, turn_seconds=turn_seconds
-        )
-        seats = [
-            Seat.objects.create(game=game, seat=number, user=user)
-            for number, user in enumerate(users, start=1)
-        ]
-        _start(game, seats)
         _publish(game, seats)
     return game
 
@@ -729,6 +766,7 @@ __all__ = [
     "game_move_make",
     "game_open_expire",
     "game_resign",
+    "game_settings_check",
     "game_turn_preview",
     "game_turn_timeouts_expire",
 ]

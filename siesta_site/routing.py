@@ -9,18 +9,20 @@ from django.http import HttpRequest
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import URLPattern, path, re_path
 
-from games.consumers import GameConsumer
 from siesta_site.echo import EchoConsumer
+from social.consumers import GameChatConsumer, LobbyConsumer
 from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # Any id reaches the consumer, which closes with 4404 for a game that does not exist.
     # types-channels types ASGI apps apart from django's view callables.
-    path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),  # type: ignore[arg-type]
+    # The games consumer with chat and rematch frames added (social.consumers).
+    path("ws/games/<str:game_id>/", GameChatConsumer.as_asgi()),  # type: ignore[arg-type]
     path(
         "ws/tournaments/<str:tournament_id>/",
         TournamentConsumer.as_asgi(),  # type: ignore[arg-type]
     ),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),  # type: ignore[arg-type]
 ]
 if settings.SIESTA_ECHO_WS:
     # The load benchmark's floor (siesta_site/echo.py).

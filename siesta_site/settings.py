@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "learn",
+    "social",
 ]
 
 MIDDLEWARE = [
@@ -110,6 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "social.context_processors.social",
             ],
         },
     },
@@ -160,9 +162,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-EMAIL_BACKEND = env.str(
-    "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
-)
+# E-mail (notices of slow games and challenges): printed to the console unless EMAIL_URL gives
+# an SMTP server, e.g. smtp+tls://user:password@smtp.example.org:587 (django-environ's form).
+if env.str("EMAIL_URL", ""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env.str(
+        "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
+    )
+DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Siesta <siesta@localhost>")
+SIESTA_SITE_URL = env.str("SIESTA_SITE_URL", default="http://127.0.0.1:8000")
+"""The address of the site in e-mails (links to games and to unsubscribe)."""
 
 # Content-Security-Policy (django-csp), in every mode so that tests and development meet it: the
 # site serves all its own assets, and pages have no inline scripts or styles (data for the page
@@ -328,6 +338,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 5.0},
     "expire-open-games": {"task": "games.tasks.expire_open_games", "schedule": 60.0},
     "puzzles-from-games": {"task": "learn.tasks.puzzles_from_analysed_games", "schedule": 60.0},
+    # Quick pairing: widen ranges, fill bots, expire seeks and challenges (also run on each seek).
+    "match-seeks": {"task": "social.tasks.match_seeks", "schedule": 3.0},
 }
 # Separate queues, so that no kind of work holds up another (README, Reliability): bot turns
 # (short, latency matters), analyses (seconds each) and periodic work; anything else goes to the
@@ -344,6 +356,7 @@ SIESTA_TASK_QUEUES = {
     "tournaments.tasks.sweep": "periodic",
     "tournaments.tasks.game_ended": "periodic",
     "learn.tasks.puzzles_from_analysed_games": "periodic",
+    "social.tasks.match_seeks": "periodic",
 }
 # A broker that is down must not hold up the request that enqueues after its commit for long:
 # a few quick retries, then the enqueue is logged as lost and the periodic sweeps send it again.

@@ -19,9 +19,11 @@ urlpatterns = [
     path("api/", include("ratings.api_urls")),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("learn.api.urls")),
+    path("api/", include("social.api_urls")),
     # Pages
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
     path("", include("learn.urls")),
+    path("", include("social.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,306 @@
+"""The API of playing together (API.md, Play together, and the README's additions): seeks,
+rematches, challenges, notifications and presence. Thin views over ``social.services``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api.base import SiestaApi, signed_in_user
+from games.api.views import MAX_TURN_SECONDS, _errors
+from games.models import Game
+from games.services import NotFound
+from social import presence, services
+from social.services import RATING_RANGES
+
+NEEDS_USER = {"e401": "No credentials, or a bad token.", "e403": "A session sent no CSRF token."}
+
+
+class _Settings(serializers.Serializer[Any]):
+    variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.STANDARD)
+    rated = serializers.BooleanField(default=True)
+    turn_seconds = serializers.IntegerField(min_value=10, max_value=MAX_TURN_SECONDS, default=120)
+
+
+@extend_schema_serializer(component_name="SeekInput")
+class SeekInputSerializer(_Settings):
+    players = serializers.IntegerField(min_value=2, max_value=4, default=2)
+    mode = serializers.ChoiceField(choices=Game.Mode.choices, default=Game.Mode.FFA)
+    rating_range = serializers.IntegerField(
+        min_value=RATING_RANGES[0],
+        max_value=RATING_RANGES[1],
+        allow_null=True,
+        default=None,
+        help_text="Rating difference accepted at first (it widens as the seek waits); null: any.",
+    )
+    bot_fill = serializers.BooleanField(
+        default=False, help_text="Bots may take the seats nobody took after 30 s."
+    )
+
+
+@extend_schema_serializer(component_name="Seek")
+class SeekSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["waiting", "matched", "cancelled", "expired"])
+    game = serializers.IntegerField(allow_null=True)
+
+
+class SeekListCreateApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary='The caller\'s waiting seek, if any: {"seek": seek|null}',
+        operation_id="seeks_current",
+        responses={200: dict, **_errors(**NEEDS_USER)},
+    )
+    def get(self, request: Request) -> Response:
+        seek = services.seek_current(user=signed_in_user(request))
+        return Response({"seek": services.seek_payload(seek) if seek else None})
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Look for a game (quick pairing)",
+        request=SeekInputSerializer,
+        responses={
+            201: SeekSerializer,
+            **_errors(e400="Invalid settings.", e409="The caller already has a waiting seek."),
+            **_errors(**NEEDS_USER),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = SeekInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        # As created ("waiting", API.md), even if the sweep its commit triggered has matched it
+        # already: GET /api/seeks/{id}/ (or the lobby socket) tells the match.
+        seek = services.seek_create(user=signed_in_user(request), **data.validated_data)
+        return Response(services.seek_payload(seek), status=status.HTTP_201_CREATED)
+
+
+class SeekDetailApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary="One of the caller's seeks",
+        responses={200: SeekSerializer, **_errors(e404="No such seek of the caller's.")},
+    )
+    def get(self, request: Request, seek_id: int) -> Response:
+        seek = services.seek_get(seek_id=seek_id, user=signed_in_user(request))
+        return Response(services.seek_payload(seek))
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Cancel a seek",
+        responses={
+            200: SeekSerializer,
+            **_errors(e404="No such seek of the caller's.", e409="Already matched."),
+        },
+    )
+    def delete(self, request: Request, seek_id: int) -> Response:
+        seek = services.seek_cancel(seek_id=seek_id, user=signed_in_user(request))
+        return Response(services.seek_payload(seek))
+
+
+@extend_schema_serializer(component_name="Rematch")
+class RematchSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(allow_null=True, help_text="The new game, once everyone asked.")
+    waiting_for = serializers.ListField(child=serializers.CharField())
+    asked = serializers.ListField(child=serializers.CharField())
+
+
+class RematchApi(SiestaApi):
+    @extend_schema(
+        tags=["play together"],
+        summary="Who asked for a rematch of a finished game",
+        responses={200: RematchSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        if not Game.objects.filter(pk=game_id).exists():
+            raise NotFound(_("There is no game %(id)s.") % {"id": game_id})
+        return Response(services.rematch_status(game_id=game_id))
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Ask for a rematch",
+        description="When every person of the game has asked (bots always accept), a new game "
+        "with the same players, bots and settings starts, seats rotated by one, and every "
+        'watcher of the old game gets `{"type": "rematch", "game": id}`.',
+        request=None,
+        responses={
+            200: RematchSerializer,
+            **_errors(
+                e403="The caller is not a person of this game.",
+                e404="No such game.",
+                e409="The game is not over.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return Response(services.rematch_ask(game_id=game_id, user=signed_in_user(request)))
+
+
+@extend_schema_serializer(component_name="ChallengeInput")
+class ChallengeInputSerializer(_Settings):
+    username = serializers.CharField(max_length=150, help_text="Who is challenged.")
+
+
+@extend_schema_serializer(component_name="Challenge")
+class ChallengeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["pending", "accepted", "declined", "cancelled", "expired"]
+    )
+    game = serializers.IntegerField(allow_null=True)
+
+
+class ChallengeListCreateApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Pending challenges the caller sent or received",
+        responses={200: ChallengeSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        challenges = services.challenges_open(user=signed_in_user(request))
+        return Response([services.challenge_payload(c) for c in challenges])
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Challenge a player to a two-player game",
+        request=ChallengeInputSerializer,
+        responses={
+            201: ChallengeSerializer,
+            **_errors(
+                e400="Invalid settings, or oneself.",
+                e404="No such player.",
+                e409="A challenge to this player is already pending.",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = ChallengeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        challenge = services.challenge_create(
+            challenger=signed_in_user(request), **data.validated_data
+        )
+        return Response(services.challenge_payload(challenge), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDetailApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Withdraw a challenge (the challenger)",
+        responses={200: ChallengeSerializer},
+    )
+    def delete(self, request: Request, challenge_id: int) -> Response:
+        challenge = services.challenge_cancel(
+            challenge_id=challenge_id, user=signed_in_user(request)
+        )
+        return Response(services.challenge_payload(challenge))
+
+
+class ChallengeAcceptApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Accept a challenge: the game starts",
+        request=None,
+        responses={200: ChallengeSerializer},
+    )
+    def post(self, request: Request, challenge_id: int) -> Response:
+        challenge = services.challenge_accept(
+            challenge_id=challenge_id, user=signed_in_user(request)
+        )
+        return Response(services.challenge_payload(challenge))
+
+
+class ChallengeDeclineApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Decline a challenge",
+        request=None,
+        responses={200: ChallengeSerializer},
+    )
+    def post(self, request: Request, challenge_id: int) -> Response:
+        challenge = services.challenge_decline(
+            challenge_id=challenge_id, user=signed_in_user(request)
+        )
+        return Response(services.challenge_payload(challenge))
+
+
+class NotificationListApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["play together"],
+        summary="The caller's latest notices and unread count",
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        user = signed_in_user(request)
+        notices = services.notifications_latest(user=user)
+        return Response(
+            {
+                "unread": services.unread_count(user.pk),
+                "results": [services.notification_payload(n) for n in notices],
+            }
+        )
+
+
+class NotificationReadApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        ids = serializers.ListField(
+            child=serializers.IntegerField(), required=False, help_text="Omitted: all."
+        )
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Mark notices read",
+        request=InputSerializer,
+        responses={200: dict},
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = signed_in_user(request)
+        services.notifications_mark_read(user=user, ids=data.validated_data.get("ids"))
+        return Response({"unread": services.unread_count(user.pk)})
+
+
+class PresenceApi(SiestaApi):
+    @extend_schema(
+        tags=["play together"],
+        summary="How many people are online, and which of the given ones",
+        parameters=[
+            OpenApiParameter("users", str, description="Comma-separated usernames (up to 100).")
+        ],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        names = [n for n in request.query_params.get("users", "").split(",") if n][:100]
+        ids = dict(
+            get_user_model().objects.filter(username__in=names).values_list("username", "pk")
+        )
+        online = presence.online_ids(ids.values())
+        return Response(
+            {
+                "online": presence.online_count(),
+                "users": {name: ids.get(name) in online for name in names},
+            }
+        )

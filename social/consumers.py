@@ -1,0 +1,244 @@
+"""Sockets of the social app.
+
+- ``GameChatConsumer`` serves ``/ws/games/{id}/``: the games consumer plus chat (``chat``,
+  ``chat_mute``) and the rematch frames. It only adds handlers; play is untouched.
+- ``LobbyConsumer`` serves ``/ws/lobby/``, open on every page of a signed-in person: the seek's
+  match (the page jumps into the game), challenges, notices, and the presence heartbeat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.consumers import (
+    MAX_MESSAGE_BYTES,
+    GameConsumer,
+    Message,
+    MessageError,
+    _language_of,
+    _string_field,
+    _user_for_token,
+)
+from social import presence, realtime, services
+
+# -- the game socket's chat ----------------------------------------------------------------------
+
+
+def _chat_start(game_id: int, user_id: int | None, reader_room: str) -> tuple[bool, list[Any]]:
+    muted = user_id is not None and services.preferences_of(user_id).chat_muted
+    if muted:
+        return True, []
+    return False, services.chat_history(game_id=game_id, reader_room=reader_room)
+
+
+def _mute_set(user: AbstractBaseUser, muted: bool) -> None:
+    services.preferences_update(user=user, chat_muted=muted)
+
+
+class GameChatConsumer(GameConsumer):
+    """The game socket with chat: players' and spectators' rooms apart during play, one room
+    after the end. Each reader gets quick messages in their own language."""
+
+    game_status: str = ""
+    player_names: list[str | None]
+    chat_muted = False
+
+    async def connect(self) -> None:
+        self.player_names = []
+        self.chat_open = False
+        await super().connect()
+
+    async def _send_chat_history(self) -> None:
+        user_id = self.user.pk if self.user is not None else None
+        self.chat_muted, lines = await database_sync_to_async(_chat_start)(
+            self._game_id, user_id, self._reader_room
+        )
+        await self.send_json(
+            {
+                "type": "chat_history",
+                "room": self._reader_room,
+                "muted": self.chat_muted,
+                "messages": [self._localised(line) for line in lines],
+            }
+        )
+
+    @property
+    def _username(self) -> str | None:
+        return self.user.get_username() if self.user is not None else None
+
+    @property
+    def _reader_room(self) -> str:
+        return services.chat_room_of(self.game_status, self.player_names, self._username)
+
+    def _localised(self, line: Message) -> Message:
+        preset = line.get("preset")
+        if preset in services.CHAT_PRESETS:
+            with translation.override(self.language):
+                return {**line, "text": str(services.CHAT_PRESETS[preset])}
+        return line
+
+    async def _send_state(self, game: dict[str, Any], version: int, *, force: bool = False) -> None:
+        # Remember who plays and whether the game is over: chat lines are filtered by it.
+        if version <= self.version and not force:
+            return
+        finished_now = game["status"] == "finished" and self.game_status not in ("", "finished")
+        self.game_status = game["status"]
+        self.player_names = [seat["username"] for seat in game["seats"]]
+        await super()._send_state(game, version, force=force)
+        if finished_now and self.chat_open and not self.chat_muted:
+            await self._send_chat_history()  # the rooms merge: show everything said
+
+    # -- client messages --------------------------------------------------------------------------
+
+    async def _on_chat(self, content: Message) -> None:
+        preset = content.get("preset")
+        if preset is not None:
+            if not isinstance(preset, str):
+                raise MessageError(_("The field %(field)s must be a string.") % {"field": "preset"})
+            text = None
+        else:
+            text = _string_field(content, "text")
+        await database_sync_to_async(services.chat_post)(
+            game_id=self._game_id, user=self.user, text=text, preset=preset or ""
+        )
+
+    async def _on_chat_history(self, content: Message) -> None:
+        """A page opening its chat asks for the lines it may see (and later the merged ones)."""
+        self.chat_open = True
+        await self._send_chat_history()
+
+    async def _on_chat_mute(self, content: Message) -> None:
+        muted = content.get("muted")
+        if not isinstance(muted, bool):
+            raise MessageError(_("The field %(field)s must be true or false.") % {"field": "muted"})
+        await database_sync_to_async(_mute_set)(self._player, muted)
+        self.chat_muted = muted
+        await self.send_json({"type": "chat_mute", "muted": muted})
+        if not muted:
+            await self._send_chat_history()
+
+    _handlers: dict[str, Any] = {
+        **GameConsumer._handlers,
+        "chat": _on_chat,
+        "chat_history": _on_chat_history,
+        "chat_mute": _on_chat_mute,
+    }
+
+    # -- group events -----------------------------------------------------------------------------
+
+    async def chat_message(self, event: Message) -> None:
+        line = event["message"]
+        if self.chat_muted or not services.chat_visible(line["room"], self._reader_room):
+            return
+        await self.send_json(self._localised(line))
+
+    async def chat_removed(self, event: Message) -> None:
+        await self.send_json({"type": "chat_removed", "id": event["id"]})
+
+    async def rematch_offer(self, event: Message) -> None:
+        await self.send_json(
+            {"type": "rematch_offer", "asked": event["asked"], "waiting_for": event["waiting_for"]}
+        )
+
+    async def game_rematch(self, event: Message) -> None:
+        await self.send_json({"type": "rematch", "game": event["game"]})
+
+
+# -- the lobby socket ----------------------------------------------------------------------------
+
+
+def _welcome(user: AbstractBaseUser | None) -> Message:
+    welcome: Message = {"type": "welcome", "username": None, "online": presence.online_count()}
+    if user is None:
+        return welcome
+    seek = services.seek_current(user=user)
+    received = [c for c in services.challenges_open(user=user) if c.challenged_id == user.pk]
+    welcome.update(
+        {
+            "username": user.get_username(),
+            "seek": services.seek_payload(seek) if seek else None,
+            "challenges": [services.challenge_payload(c) for c in received],
+            "unread": services.unread_count(user.pk),
+        }
+    )
+    return welcome
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """One open page of a person (or an anonymous visitor, who only gets the online count)."""
+
+    user: AbstractBaseUser | None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.language = _language_of(self.scope)
+        self.group: str | None = None
+        await self.accept()
+        await self._sign_in()
+
+    async def _sign_in(self) -> None:
+        if self.user is not None:
+            self.group = realtime.user_group(self.user.pk)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await database_sync_to_async(presence.touch)(self.user.pk)
+        with translation.override(self.language):
+            await self.send_json(await database_sync_to_async(_welcome)(self.user))
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        with translation.override(self.language):
+            if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
+                await self._error(_("Send JSON text frames of at most 4096 bytes."))
+                return
+            try:
+                content = await self.decode_json(text_data)
+            except ValueError:
+                await self._error(_("The message is not valid JSON."))
+                return
+            kind = content.get("type") if isinstance(content, dict) else None
+            if kind == "ping":
+                if self.user is not None:
+                    await database_sync_to_async(presence.touch)(self.user.pk)
+                online = await database_sync_to_async(presence.online_count)()
+                await self.send_json({"type": "pong", "online": online})
+            elif kind == "auth" and self.user is None and isinstance(content.get("token"), str):
+                self.user = await database_sync_to_async(_user_for_token)(content["token"])
+                if self.user is None:
+                    await self._error(_("Invalid token."))
+                    return
+                await self._sign_in()
+            else:
+                await self._error(_("Unknown message type %(type)s.") % {"type": kind})
+
+    async def _error(self, text: str) -> None:
+        await self.send_json({"type": "error", "error": text})
+
+    async def social_message(self, event: Message) -> None:
+        """A ``social.message`` pushed by ``social.realtime.to_user``."""
+        message = event["message"]
+        if message.get("type") == "notification":
+            # The words of a notice in this page's language.
+            with translation.override(self.language):
+                notice = message["notification"]
+                notice = {
+                    **notice,
+                    "text": services.notification_text(notice["kind"], notice["params"]),
+                }
+            message = {**message, "notification": notice}
+        await self.send_json(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return await GameConsumer.encode_json(content)

@@ -1,0 +1,40 @@
+"""What every page needs of the social app: the unread count in the header, and the words of
+``static/js/together.js``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+
+def together_strings() -> dict[str, Any]:
+    """Placeholders are ``%(name)s``, filled in by the scripts."""
+    return {
+        "waiting": _("Looking for opponents… %(seconds)s s"),
+        "matched": _("Game found! Opening game %(game)s…"),
+        "expired": _("Nobody was found in time. Try again?"),
+        "cancelled": _("You left the queue."),
+        "cancel": _("Cancel"),
+        "challenge_from": _("%(name)s challenges you: %(settings)s"),
+        "challenge_declined": _("%(name)s declined your challenge."),
+        "challenge_sent": _("Challenge sent to %(name)s."),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "online": _("online"),
+        "online_count": _("%(count)s online"),
+        "rated": _("rated"),
+        "casual": _("casual"),
+        "error": _("Something went wrong. Please try again."),
+    }
+
+
+def social(request: HttpRequest) -> dict[str, Any]:
+    context: dict[str, Any] = {"together_strings": together_strings}
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        from social.services import unread_count
+
+        context["unread_notifications"] = lambda: unread_count(user.pk)
+    return context

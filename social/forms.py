@@ -1,0 +1,53 @@
+"""Forms of the social pages: a challenge from a profile, and the notice preferences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import TURN_TIME_CHOICES
+from games.models import Game
+
+
+class ChallengeForm(forms.Form):
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=Game.Variant.choices, initial=Game.Variant.STANDARD
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn"), choices=TURN_TIME_CHOICES, coerce=int, initial=120
+    )
+    rated = forms.TypedChoiceField(
+        label=_("Rated"),
+        choices=[("1", _("Rated")), ("0", _("Casual"))],
+        coerce=lambda value: value == "1",
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+
+    def service_arguments(self) -> dict[str, Any]:
+        return dict(self.cleaned_data)
+
+
+class PreferencesForm(forms.Form):
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_("Only used for the e-mails you ask for below."),
+    )
+    email_turns = forms.BooleanField(
+        label=_("E-mail me when it is my turn in a game of a day or more per turn"),
+        required=False,
+    )
+    email_challenges = forms.BooleanField(
+        label=_("E-mail me when someone challenges me"), required=False
+    )
+    chat_muted = forms.BooleanField(label=_("Mute the chat in every game"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        wants_mail = data.get("email_turns") or data.get("email_challenges")
+        if wants_mail and not data.get("email"):
+            self.add_error("email", _("Give an address to get e-mails."))
+        return data

@@ -1,0 +1,31 @@
+"""Celery tasks of the social app: thin, they take ids and call services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task  # type: ignore[untyped-decorator]
+def match_seeks() -> list[int]:
+    """Periodic and triggered (on each new seek): one sweep of the quick-pairing matcher."""
+    from social import services
+
+    services.challenges_expire()
+    return services.seeks_match()
+
+
+@shared_task(acks_late=True)  # type: ignore[untyped-decorator]
+def email_notification(notification_id: int) -> bool:
+    """E-mail one notice (once: the notice records that it was sent)."""
+    from django.utils import timezone
+
+    from social.emails import notification_email_send
+    from social.models import Notification
+
+    claimed = Notification.objects.filter(pk=notification_id, emailed_at=None).update(
+        emailed_at=timezone.now()
+    )
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    return notification_email_send(notification)

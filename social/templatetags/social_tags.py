@@ -1,0 +1,74 @@
+"""Template hooks of the social app, so the games' templates need one line each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+
+from games.models import Game, Seat
+from social import presence, services
+
+register = template.Library()
+
+
+@register.inclusion_tag("social/_chat.html", takes_context=True)
+def chat_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
+    """The chat of a game page (live or replay)."""
+    user = context["user"]
+    return {
+        "game": game,
+        "user": user,
+        # "New game" lets bots fill in after 30 s when bots played this one.
+        "with_bots": Seat.objects.filter(game=game).exclude(bot_level="").exists(),
+        "presets": [(key, str(label)) for key, label in services.CHAT_PRESETS.items()],
+        "limit": 300,
+        "strings": {
+            "players": _("Players' chat"),
+            "spectators": _("Spectators' chat"),
+            "after": _("Chat"),
+            "mute": _("Mute"),
+            "unmute": _("Unmute"),
+            "muted": _("The chat is muted."),
+            "empty": _("No message yet."),
+            "rematch_offer": _("%(names)s would like a rematch."),
+            "rematch_waiting": _("Waiting for %(names)s to accept the rematch."),
+            "rematch_ready": _("The rematch starts: game %(game)s."),
+            "new_game_waiting": _("Looking for a new game in the lobby…"),
+            "error": _("Something went wrong. Please try again."),
+        },
+    }
+
+
+@register.inclusion_tag("social/_rematch.html", takes_context=True)
+def rematch_buttons(context: dict[str, Any], game: Game) -> dict[str, Any]:
+    """Rematch and New game on a finished game's result, for the people who played it."""
+    user = context["user"]
+    seated = (
+        user.is_authenticated
+        and game.status == Game.Status.FINISHED
+        and Seat.objects.filter(game=game, user_id=user.pk, bot_level="").exists()
+    )
+    status = services.rematch_status(game_id=game.pk) if seated else None
+    return {"game": game, "seated": seated, "status": status, "user": user}
+
+
+@register.inclusion_tag("social/_challenge.html", takes_context=True)
+def challenge_box(context: dict[str, Any], player: Any) -> dict[str, Any]:
+    """The Challenge button and settings on someone else's profile."""
+    from social.forms import ChallengeForm
+
+    user = context["user"]
+    return {
+        "player": player,
+        "user": user,
+        "show": user.is_authenticated and user.pk != player.pk,
+        "form": ChallengeForm(),
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.simple_tag
+def online_count() -> int:
+    return presence.online_count()

@@ -1,0 +1,17 @@
+"""Page routes of playing together, included at the site root."""
+
+from django.urls import path
+
+from social import views
+
+urlpatterns = [
+    path("notifications/", views.notifications, name="notifications"),
+    path("notifications/preferences/", views.preferences, name="notification_preferences"),
+    path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("users/<str:username>/challenge/", views.challenge_create, name="challenge_create"),
+    path(
+        "challenges/<int:challenge_id>/<str:answer>/",
+        views.challenge_answer,
+        name="challenge_answer",
+    ),
+]

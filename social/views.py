@@ -1,0 +1,124 @@
+"""Pages of playing together: notices, their preferences, the unsubscribe link, and the
+challenge forms of a profile (without JavaScript; the scripts use the API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.services import GameServiceError
+from social import services
+from social.emails import unsubscribe_user_id
+from social.forms import ChallengeForm, PreferencesForm
+
+
+def _user(request: HttpRequest) -> Any:
+    """The signed-in user of a ``login_required`` view."""
+    assert isinstance(request.user, AbstractBaseUser)
+    return request.user
+
+
+@login_required
+@require_http_methods(["GET"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The latest notices; the unread ones are marked, then become read."""
+    user = _user(request)
+    notices = [
+        {**services.notification_payload(n), "created": n.created_at}
+        for n in services.notifications_latest(user=user)
+    ]
+    challenges = [
+        services.challenge_payload(c)
+        for c in services.challenges_open(user=user)
+        if c.challenged_id == user.pk
+    ]
+    services.notifications_mark_read(user=user)
+    return render(
+        request,
+        "social/notifications.html",
+        {"notices": notices, "challenges": challenges, "unread_notifications": 0},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    current = services.preferences_of(user.pk)
+    initial = {
+        "email": user.email,
+        "email_turns": current.email_turns,
+        "email_challenges": current.email_challenges,
+        "chat_muted": current.chat_muted,
+    }
+    form = PreferencesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        user.email = data.pop("email")
+        user.save(update_fields=["email"])
+        services.preferences_update(user=user, language=get_language() or "", **data)
+        messages.success(request, _("Your preferences are saved."))
+        return redirect("notification_preferences")
+    return render(request, "social/preferences.html", {"form": form})
+
+
+@csrf_exempt  # the signed token is the proof; mail clients' one-click POST carries no CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of every e-mail: a button (GET) that stops them (POST, also one-click)."""
+    user_id = unsubscribe_user_id(token)
+    if user_id is None:
+        raise Http404(_("This unsubscribe link is not valid."))
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise Http404(_("This unsubscribe link is not valid."))
+    done = False
+    if request.method == "POST":
+        services.preferences_update(user=user, email_turns=False, email_challenges=False)
+        done = True
+    return render(request, "social/unsubscribe.html", {"done": done, "who": user})
+
+
+@login_required
+@require_POST
+def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the settings of the challenge."))
+        return redirect("profile", username)
+    try:
+        services.challenge_create(
+            challenger=_user(request), username=username, **form.service_arguments()
+        )
+    except GameServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Challenge sent to %(name)s.") % {"name": username})
+    return redirect("profile", username)
+
+
+@login_required
+@require_POST
+def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> HttpResponse:
+    try:
+        if answer == "accept":
+            challenge = services.challenge_accept(challenge_id=challenge_id, user=_user(request))
+            return redirect("game", game_id=challenge.game_id)
+        if answer == "decline":
+            services.challenge_decline(challenge_id=challenge_id, user=_user(request))
+        else:
+            services.challenge_cancel(challenge_id=challenge_id, user=_user(request))
+    except GameServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("notifications")

@@ -1,0 +1,172 @@
+"""Challenges from a profile: the challenged person gets it live on the lobby socket and on their
+next visit, accepts (the game starts for both) or declines; the challenger may withdraw."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games.models import Game
+from games.services import Conflict, InvalidInput, NotAllowed, NotFound
+from social import services
+from social.models import Challenge, Notification
+from tests.factories import UserFactory
+from tests.social.sockets import receive, receive_type
+
+
+@pytest.fixture
+def pair(db):
+    return UserFactory(username="ana"), UserFactory(username="bo")
+
+
+def test_accept_starts_a_two_player_game_with_the_settings(pair):
+    ana, bo = pair
+    challenge = services.challenge_create(
+        challenger=ana, username="bo", variant="classic", rated=False, turn_seconds=86400
+    )
+    assert challenge.status == Challenge.Status.PENDING
+    notice = Notification.objects.get(user=bo)
+    assert services.notification_text(notice.kind, notice.params) == "Challenge from ana."
+
+    accepted = services.challenge_accept(challenge_id=challenge.pk, user=bo)
+    game = Game.objects.get(pk=accepted.game_id)
+    assert game.status == Game.Status.ACTIVE
+    assert (game.players, game.variant, game.rated, game.turn_seconds) == (
+        2,
+        "classic",
+        False,
+        86400,
+    )
+    assert {s.user.username for s in game.seats.all()} == {"ana", "bo"}
+    # Answered: the notice is read, and ana learns that bo accepted.
+    notice.refresh_from_db()
+    assert notice.read_at is not None
+    answer = Notification.objects.get(user=ana)
+    assert services.notification_text(answer.kind, answer.params) == (
+        f"bo accepted your challenge: game {game.pk}."
+    )
+    with pytest.raises(Conflict):
+        services.challenge_accept(challenge_id=challenge.pk, user=bo)
+
+
+def test_decline_cancel_and_who_may_do_what(pair):
+    ana, bo = pair
+    stranger = UserFactory()
+    challenge = services.challenge_create(challenger=ana, username="bo")
+    with pytest.raises(NotAllowed):
+        services.challenge_accept(challenge_id=challenge.pk, user=ana)
+    with pytest.raises(NotFound):
+        services.challenge_decline(challenge_id=challenge.pk, user=stranger)
+    with pytest.raises(NotAllowed):
+        services.challenge_cancel(challenge_id=challenge.pk, user=bo)
+    assert services.challenge_decline(challenge_id=challenge.pk, user=bo).status == "declined"
+    assert not Game.objects.exists()
+
+    again = services.challenge_create(challenger=ana, username="bo")
+    assert services.challenge_cancel(challenge_id=again.pk, user=ana).status == "cancelled"
+
+
+def test_bad_challenges_are_refused(pair):
+    ana, _bo = pair
+    with pytest.raises(InvalidInput):
+        services.challenge_create(challenger=ana, username="ana")
+    with pytest.raises(NotFound):
+        services.challenge_create(challenger=ana, username="nobody")
+    with pytest.raises(InvalidInput):
+        services.challenge_create(challenger=ana, username="bo", turn_seconds=1)
+    services.challenge_create(challenger=ana, username="bo")
+    with pytest.raises(Conflict):
+        services.challenge_create(challenger=ana, username="bo")
+    assert Challenge.objects.count() == 1
+
+
+def test_old_challenges_expire(pair):
+    ana, _bo = pair
+    challenge = services.challenge_create(challenger=ana, username="bo")
+    assert services.challenges_expire() == 0
+    later = timezone.now() + services.CHALLENGE_LIFETIME + timedelta(minutes=1)
+    assert services.challenges_expire(now=later) == 1
+    challenge.refresh_from_db()
+    assert challenge.status == "expired"
+
+
+def test_challenge_api(pair):
+    ana, bo = pair
+    client = APIClient()
+    client.force_authenticate(ana)
+    created = client.post(
+        "/api/challenges/", {"username": "bo", "turn_seconds": 300}, format="json"
+    )
+    assert created.status_code == 201
+    body = created.json()
+    assert (body["from"], body["to"], body["status"], body["turn_seconds"]) == (
+        "ana",
+        "bo",
+        "pending",
+        300,
+    )
+    assert client.post("/api/challenges/", {"username": "zz"}, format="json").status_code == 404
+    assert client.post(f"/api/challenges/{body['id']}/accept/").status_code == 403
+
+    client.force_authenticate(bo)
+    assert [c["id"] for c in client.get("/api/challenges/").json()] == [body["id"]]
+    accepted = client.post(f"/api/challenges/{body['id']}/accept/").json()
+    assert accepted["status"] == "accepted"
+    assert accepted["game"]
+    assert client.get("/api/challenges/").json() == []
+
+
+def test_challenge_from_the_profile_page_without_script(client, pair):
+    ana, bo = pair
+    client.force_login(ana)
+    page = client.get("/users/bo/").content.decode()
+    assert 'action="/users/bo/challenge/"' in page
+    assert "/users/ana/challenge/" not in client.get("/users/ana/").content.decode()
+    response = client.post(
+        "/users/bo/challenge/", {"variant": "standard", "turn_seconds": 120, "rated": "1"}
+    )
+    assert response.status_code == 302
+    challenge = Challenge.objects.get()
+    client.force_login(bo)
+    listing = client.get("/notifications/").content.decode()
+    assert "Challenge from ana." in listing
+    accepted = client.post(f"/challenges/{challenge.pk}/accept/")
+    challenge.refresh_from_db()
+    assert accepted["Location"] == f"/games/{challenge.game_id}/"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_challenged_person_gets_it_live_and_on_the_next_visit(sockets):
+    ana, bo = await database_sync_to_async(lambda: (UserFactory(), UserFactory()))()
+    challenger = await sockets.open("/ws/lobby/", user=ana)
+    challenged = await sockets.open("/ws/lobby/", user=bo)
+    assert (await receive(challenged))["challenges"] == []
+    await receive(challenger)
+
+    challenge = await database_sync_to_async(services.challenge_create)(
+        challenger=ana, username=bo.username
+    )
+    live = await receive_type(challenged, "challenge")
+    assert live["challenge"]["id"] == challenge.pk
+    assert live["challenge"]["from"] == ana.username
+    notice = await receive_type(challenged, "notification")
+    assert notice["unread"] == 1
+    assert notice["notification"]["kind"] == "challenge"
+
+    # A page opened later: the welcome carries the pending challenge.
+    later = await sockets.open("/ws/lobby/", user=bo)
+    welcome = await receive(later)
+    assert [c["id"] for c in welcome["challenges"]] == [challenge.pk]
+    assert welcome["unread"] == 1
+
+    accepted = await database_sync_to_async(services.challenge_accept)(
+        challenge_id=challenge.pk, user=bo
+    )
+    # The challenger's page learns the game and jumps into it.
+    update = await receive_type(challenger, "challenge")
+    assert update["challenge"]["status"] == "accepted"
+    assert update["challenge"]["game"] == accepted.game_id

@@ -1,0 +1,156 @@
+"""Notices: your turn in slow games (a day or more per turn), challenges; the unread count in the
+header; e-mails through Django's e-mail framework (locmem here) with an unsubscribe link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from rest_framework.test import APIClient
+
+from games import services as game_services
+from social import services
+from social.emails import unsubscribe_token
+from social.models import Notification
+from tests.factories import UserFactory
+from tests.games.factories import make_game
+
+pytestmark = pytest.mark.django_db
+
+FIRST_MOVE = "SA1 RB1 HC1"
+
+
+@pytest.fixture(autouse=True)
+def _locmem_email(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.SIESTA_SITE_URL = "https://siesta.example"
+
+
+def slow_game(ana, bo, **options):
+    return make_game(users=[ana, bo], turn_seconds=86400, **options)
+
+
+def test_your_turn_notice_in_slow_games_only(django_capture_on_commit_callbacks):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = slow_game(ana, bo)
+        fast = make_game(users=[ana, bo], turn_seconds=120)
+    first = Notification.objects.get(user=ana)
+    assert (first.kind, first.params, first.url) == (
+        "your_turn",
+        {"game": game.pk},
+        f"/games/{game.pk}/",
+    )
+    assert services.notification_text(first.kind, first.params) == f"Your turn in game {game.pk}."
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_move_make(game_id=game.pk, user=ana, move=FIRST_MOVE, ply=0)
+        game_services.game_move_make(game_id=fast.pk, user=ana, move=FIRST_MOVE, ply=0)
+    # bo's turn now: a notice for bo; ana's notice is read (her turn has passed).
+    assert list(Notification.objects.filter(user=bo).values_list("params", flat=True)) == [
+        {"game": game.pk}
+    ]
+    first.refresh_from_db()
+    assert first.read_at is not None
+    assert services.unread_count(bo.pk) == 1
+    assert services.unread_count(ana.pk) == 0
+
+
+def test_unread_count_in_the_header_and_the_list(client, django_capture_on_commit_callbacks):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = slow_game(ana, bo)
+    client.force_login(ana)
+    page = client.get("/").content.decode()
+    assert re.search(r'id="notice-count">1<', page)
+    listing = client.get("/notifications/").content.decode()
+    assert f"Your turn in game {game.pk}." in listing
+    assert "is-unread" in listing
+    # Seen: read now.
+    assert services.unread_count(ana.pk) == 0
+    assert re.search(r'id="notice-count" hidden>0<', client.get("/").content.decode())
+
+
+def test_notification_api(django_capture_on_commit_callbacks):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = slow_game(ana, bo)
+    client = APIClient()
+    client.force_authenticate(ana)
+    listing = client.get("/api/notifications/").json()
+    assert listing["unread"] == 1
+    assert listing["results"][0]["text"] == f"Your turn in game {game.pk}."
+    assert client.post("/api/notifications/read/", {}, format="json").json() == {"unread": 0}
+
+
+def test_emails_only_when_asked_for_with_an_unsubscribe_link(
+    client, django_capture_on_commit_callbacks
+):
+    ana, bo = UserFactory(username="ana", email="ana@example.com"), UserFactory(username="bo")
+    with django_capture_on_commit_callbacks(execute=True):
+        slow_game(bo, ana)  # bo moves first: no e-mail for anyone yet
+        services.challenge_create(challenger=bo, username="ana")
+    assert mail.outbox == []
+
+    services.preferences_update(user=ana, email_turns=True, email_challenges=True, language="es")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = slow_game(ana, bo)
+    [turn] = mail.outbox
+    assert turn.to == ["ana@example.com"]
+    assert turn.subject == f"Siesta: Tu turno en la partida {game.pk}."
+    assert f"https://siesta.example/games/{game.pk}/" in turn.body
+    link = f"https://siesta.example/notifications/unsubscribe/{unsubscribe_token(ana.pk)}/"
+    assert link in turn.body
+    assert turn.extra_headers["List-Unsubscribe"] == f"<{link}>"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.challenge_create(challenger=UserFactory(username="cy"), username="ana")
+    assert len(mail.outbox) == 2
+    assert "cy" in mail.outbox[1].subject
+
+    # The link: a page with a button, then no more e-mails.
+    path = link.removeprefix("https://siesta.example")
+    assert "Stop" in client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert client.post(path).status_code == 200
+    preferences = services.preferences_of(ana.pk)
+    assert not preferences.email_turns
+    assert not preferences.email_challenges
+    with django_capture_on_commit_callbacks(execute=True):
+        slow_game(ana, UserFactory())
+    assert len(mail.outbox) == 2
+    assert client.get("/notifications/unsubscribe/forged/").status_code == 404
+
+
+def test_an_email_goes_out_once(django_capture_on_commit_callbacks):
+    from social.tasks import email_notification
+
+    ana = UserFactory(email="ana@example.com")
+    services.preferences_update(user=ana, email_challenges=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.challenge_create(challenger=UserFactory(), username=ana.username)
+    notice = Notification.objects.get(user=ana)
+    assert len(mail.outbox) == 1
+    assert email_notification(notice.pk) is False  # a repeated task sends nothing
+    assert len(mail.outbox) == 1
+
+
+def test_preferences_page(client):
+    ana = UserFactory(email="")
+    client.force_login(ana)
+    refused = client.post("/notifications/preferences/", {"email_turns": "on", "email": ""})
+    assert refused.status_code == 200
+    assert "errorlist" in refused.content.decode()
+    saved = client.post(
+        "/notifications/preferences/",
+        {"email_turns": "on", "email": "ana@example.com", "chat_muted": "on"},
+    )
+    assert saved.status_code == 302
+    ana.refresh_from_db()
+    preferences = services.preferences_of(ana.pk)
+    assert ana.email == "ana@example.com"
+    assert (preferences.email_turns, preferences.email_challenges, preferences.chat_muted) == (
+        True,
+        False,
+        True,
+    )
