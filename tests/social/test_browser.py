@@ -45,6 +45,13 @@ SHOTS = Path(django_settings.BASE_DIR) / "screenshots" / "social"
 TIMEOUT_MS = 15_000
 
 
+def _slow_machine_timeouts() -> None:
+    """Two shared cores: give Playwright's expectations as long as its actions."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+
+
 def _missing() -> str | None:
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         return f"needs Chromium at {CHROMIUM}"
@@ -115,12 +122,16 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM calls beside Playwright's loop
+    _slow_machine_timeouts()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
         )
         yield launched
         launched.close()
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=5_000)  # Playwright's default, for the tests of other modules
 
 
 class Pages:
@@ -203,6 +214,8 @@ def play_best_turn_by_clicking(page: Any, opponent: Any, game_id: int) -> None:
 
     turn = best_turn(position_of(game_get(game_id))).turn
     assert turn is not None
+    # The page script is connected once it has written the game's status.
+    expect(page.locator("#game-status")).not_to_be_empty()
     names = {"S": "Sun", "R": "Roof", "H": "Shadow"}
     placements = str(turn).split()
     for placement in placements:
