@@ -214,15 +214,22 @@ def play_best_turn_by_clicking(page: Any, opponent: Any, game_id: int) -> None:
 
     turn = best_turn(position_of(game_get(game_id))).turn
     assert turn is not None
-    # The page script is connected once it has written the game's status.
-    expect(page.locator("#game-status")).not_to_be_empty()
     names = {"S": "Sun", "R": "Roof", "H": "Shadow"}
     placements = str(turn).split()
-    for placement in placements:
-        page.get_by_role("button", name=re.compile("^" + names[placement[0]])).click()
-        page.get_by_role("gridcell", name=re.compile(rf"^{placement[1:]}: ")).click()
     confirm = page.get_by_role("button", name="Confirm turn")
-    expect(confirm).to_be_enabled()
+    for attempt in range(3):
+        for placement in placements:
+            page.get_by_role("button", name=re.compile("^" + names[placement[0]])).click()
+            page.get_by_role("gridcell", name=re.compile(rf"^{placement[1:]}: ")).click()
+        try:
+            expect(confirm).to_be_enabled(timeout=5_000)
+            break
+        except AssertionError:
+            # The state the page's socket gets on connect may redraw the board over the first
+            # clicks: clear and place again.
+            if attempt == 2:
+                raise
+            page.get_by_role("button", name="Clear").click()
     confirm.click()
     last = placements[-1][1:]
     expect(
