@@ -55,7 +55,7 @@ def learn_strings() -> dict[str, Any]:
 
 
 def _page_board() -> dict[str, Any]:
-    return {"columns": COLUMNS, "board_rows": _board_rows(["." * 12] * 12, set())}
+    return {"columns": COLUMNS, "board_rows": _board_rows(["." * 12] * 12, {})}
 
 
 # -- analysis board ---------------------------------------------------------------------------

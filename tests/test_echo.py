@@ -10,6 +10,10 @@ from django.urls import path
 
 from siesta_site.echo import EchoConsumer
 
+# Channels closes old database connections when a socket disconnects: allowed here, as in every
+# consumer test, whatever an earlier test's thread left open.
+pytestmark = pytest.mark.django_db(transaction=True)
+
 application = URLRouter([path("ws/echo/<str:room>/", EchoConsumer.as_asgi())])
 
 

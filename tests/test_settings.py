@@ -20,6 +20,8 @@ print(json.dumps({
     "debug": settings.DEBUG,
     "engine": settings.DATABASES["default"]["ENGINE"],
     "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "db_pool": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
+    "db_threads": settings.SIESTA_DB_THREADS,
     "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "broker": settings.CELERY_BROKER_URL,
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
@@ -77,7 +79,8 @@ def test_defaults_are_sqlite_and_in_memory():
 
 def test_redis_url_selects_redis_layer_and_broker():
     loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
-    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    # channels_redis's layer with a blocking connection pool (siesta_site/channel_layer.py)
+    assert loaded["channel_layer"] == "siesta_site.channel_layer.RedisChannelLayer"
     # Throttle counts are shared by every server process; dead channels leave groups in 5 minutes.
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert loaded["group_expiry"] == 300
@@ -94,6 +97,19 @@ def test_database_url_selects_postgres():
     loaded = load_settings(DATABASE_URL="postgres://postgres@127.0.0.1:5432/siesta")
     assert loaded["engine"] == "django.db.backends.postgresql"
     assert loaded["db_name"] == "siesta"
+    # A pool of connections per process, sized for the consumers' threads and HTTP requests.
+    assert loaded["db_threads"] == 8
+    assert loaded["db_pool"]["max_size"] >= loaded["db_threads"]
+
+
+def test_sqlite_has_no_pool_and_one_consumer_thread():
+    loaded = load_settings()
+    assert (loaded["db_pool"], loaded["db_threads"]) == (None, 1)
+
+
+def test_the_connection_pool_can_be_turned_off():
+    loaded = load_settings(DATABASE_URL="postgres://postgres@127.0.0.1/siesta", DJANGO_DB_POOL="0")
+    assert loaded["db_pool"] is None
 
 
 @pytest.mark.parametrize(
@@ -112,7 +128,8 @@ def test_production_with_everything_set():
     assert loaded["debug"] is False
     assert loaded["session_cookie_secure"] is True
     assert loaded["engine"] == "django.db.backends.postgresql"
-    assert loaded["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    # channels_redis's layer with a blocking connection pool (siesta_site/channel_layer.py)
+    assert loaded["channel_layer"] == "siesta_site.channel_layer.RedisChannelLayer"
     assert loaded["allowed_hosts"] == ["siesta.example"]
     assert loaded["csrf_trusted_origins"] == []  # no localhost default in production
     assert loaded["hsts_seconds"] >= 365 * 24 * 3600

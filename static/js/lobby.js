@@ -62,7 +62,13 @@
       // Each render masks the CSRF token anew: compare without it, so that an unchanged list
       // (and the focus in it) stays as it is.
       const bare = (text) => text.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").trim();
-      if (bare(html) !== bare(lists.innerHTML)) lists.innerHTML = html;
+      // The fragment is the server's own template (escaped there), parsed as a document of its
+      // own: no script in it runs, and no string of ours becomes markup.
+      if (bare(html) !== lists.dataset.shown) {
+        const fresh = new DOMParser().parseFromString(html, "text/html").body;
+        lists.replaceChildren(...fresh.childNodes);
+        lists.dataset.shown = bare(html);
+      }
     } catch (error) {
       /* offline for a moment: try again at the next tick */
     }

@@ -63,12 +63,13 @@
           const response = await fetch(live.dataset.liveUrl, { credentials: "same-origin" });
           if (!response.ok) break;
           const html = await response.text();
-          const box = document.createElement("div");
-          box.innerHTML = html;
+          // The server's own template (escaped there), parsed as a document of its own: no
+          // script in it runs, and no string of ours becomes markup.
+          const box = new DOMParser().parseFromString(html, "text/html").body;
           const fresh = box.querySelector(".tournament-live");
           const version = fresh ? Number(fresh.dataset.version) : target;
           if (version >= shown) {
-            live.innerHTML = html;
+            live.replaceChildren(...box.childNodes);
             shown = version;
             live.dataset.version = String(version);
             tick();

@@ -17,6 +17,7 @@ from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.test_consumers import (
     FIRST_MOVE,
+    HOST,
     SAME_ORIGIN,
     TIMEOUT,
     _own_channel_layer_prefix,  # noqa: F401 - the autouse fixture, for these sockets too
@@ -44,7 +45,7 @@ async def open_socket() -> AsyncIterator[Open]:
 
     async def _open(game_id: int, address: str = "203.0.113.7") -> WebsocketCommunicator:
         communicator = WebsocketCommunicator(
-            from_address(address), f"/ws/games/{game_id}/", [SAME_ORIGIN]
+            from_address(address), f"/ws/games/{game_id}/", [HOST, SAME_ORIGIN]
         )
         opened.append(communicator)
         connected, _ = await communicator.connect(timeout=TIMEOUT)

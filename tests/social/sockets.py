@@ -19,6 +19,7 @@ from tests.factories import PASSWORD
 TIMEOUT = 10
 QUIET = 0.3
 SAME_ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")  # the Origin check compares the two, as a browser sends them
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def own_layer_prefix(settings):
 
 
 def session_headers(user: Any, language: str | None = None) -> list[tuple[bytes, bytes]]:
-    headers = [SAME_ORIGIN]
+    headers = [HOST, SAME_ORIGIN]
     cookies = []
     if user is not None:
         client = Client()

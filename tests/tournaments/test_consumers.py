@@ -33,7 +33,9 @@ def _own_channel_layer_prefix(settings):
 
 
 async def _open(path: str) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    socket = WebsocketCommunicator(
+        application, path, headers=[(b"host", b"testserver"), (b"origin", b"http://testserver")]
+    )
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
     return socket
