@@ -163,7 +163,12 @@ def test_make_up_serves_moves_across_processes_and_bots_through_the_worker(tmp_p
                 SETUP.format(tag=random.randrange(10**9)),
             ],
             cwd=ROOT,
-            env={**env, "DJANGO_PRODUCTION": "1", "DJANGO_SECRET_KEY": "stack-test"},
+            env={
+                **env,
+                "DJANGO_PRODUCTION": "1",
+                "DJANGO_SECRET_KEY": "stack-test",
+                "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            },
             capture_output=True,
             text=True,
             timeout=30,

@@ -552,7 +552,7 @@ async def test_a_refusal_carries_the_engine_code_in_the_players_language(table):
     (_, session), *_ = await database_sync_to_async(session_headers)(table.first)
     cookie = session + f"; {django_settings.LANGUAGE_COOKIE_NAME}=es".encode()
     socket = WebsocketCommunicator(
-        application, f"/ws/games/{table.game.pk}/", [SAME_ORIGIN, (b"cookie", cookie)]
+        application, f"/ws/games/{table.game.pk}/", [HOST, SAME_ORIGIN, (b"cookie", cookie)]
     )
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected

@@ -2,8 +2,8 @@
 play a turn each, chat (markup shown as text, quick messages, spectators apart), and rematch.
 
 Debian's Chromium driven by Playwright (never downloaded) against Daphne serving the site from a
-thread of the test process, so the server shares the test database and channel layer. Skipped
-without Chromium or Playwright, except in CI. Screenshots (1366x900 and 375x800) go to
+thread of the test process (tests/browser/conftest.py), so the server shares the test database and
+channel layer. Screenshots (1366x900 and 375x800) go to
 ``screenshots/social/`` (git-ignored) to look at.
 """
 
@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,86 +49,9 @@ def _slow_machine_timeouts() -> None:
     expect.set_options(timeout=TIMEOUT_MS)
 
 
-def _missing() -> str | None:
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        return f"needs Chromium at {CHROMIUM}"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "needs Playwright for Python (pip install -e '.[dev]')"
-    return None
-
-
-_reason = _missing()
-_in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-if _reason and _in_ci:
-    raise RuntimeError(f"browser tests: {_reason} (CI is set: not skipping)")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(_reason is not None, reason=_reason or ""),
-]
-
-
-def _free_port() -> int:
-    """A port of this worktree's range (SIESTA_TEST_PORTS, e.g. 8270-8289), else any free one."""
-    low, _, high = os.environ.get("SIESTA_TEST_PORTS", "").partition("-")
-    candidates = list(range(int(low), int(high) + 1)) if low and high else []
-    for port in [*candidates, 0]:
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return int(probe.getsockname()[1])
-    raise RuntimeError("no free port")
-
-
-@pytest.fixture(scope="module")
-def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    """Daphne serving the site (HTTP and WebSockets) from a daemon thread."""
-    from channels.routing import get_default_application
-    from daphne.server import Server
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    port = _free_port()
-    server = Server(
-        application=ASGIStaticFilesHandler(get_default_application()),
-        endpoints=[f"tcp:port={port}:interface=127.0.0.1"],
-        signal_handlers=False,
-        verbosity=0,
-    )
-    with django_db_blocker.unblock():
-        thread = threading.Thread(target=server.run, name="daphne-social", daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("Daphne did not start")
-        yield f"http://127.0.0.1:{port}"
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM calls beside Playwright's loop
-    _slow_machine_timeouts()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=5_000)  # Playwright's default, for the tests of other modules
+# The live server (Daphne in a thread: one Twisted reactor per process, shared by every browser
+# test), the browser and the skip without Chromium come from tests/browser/conftest.py.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 class Pages:
@@ -173,11 +93,15 @@ class Pages:
 
 
 @pytest.fixture
-def pages(browser: Any, server_url: str, settings: Any) -> Iterator[Pages]:
+def pages(browser: Any, live_server_url: str, settings: Any) -> Iterator[Pages]:
+    from playwright.sync_api import expect
+
     settings.ALLOWED_HOSTS = ["*"]
-    opened = Pages(browser, server_url)
+    _slow_machine_timeouts()
+    opened = Pages(browser, live_server_url)
     yield opened
     opened.close()
+    expect.set_options(timeout=5_000)  # Playwright's default, for the other browser tests
     assert not opened.errors, "JavaScript errors:\n" + "\n".join(opened.errors)
 
 
