@@ -5,7 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class SocialConfig(AppConfig):
     """Playing together: quick pairing, rematches, chat, challenges, presence and notices.
 
-    Depends on ``games`` (and reads ``ratings``); ``games`` never imports it."""
+    Depends on ``games`` (and reads ``ratings``, hears ``tournaments``' rounds); neither imports
+    it."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "social"
@@ -14,6 +15,8 @@ class SocialConfig(AppConfig):
     def ready(self) -> None:
         from games.signals import game_changed
         from social import tasks  # noqa: F401 - registers the periodic matcher for the beat
-        from social.receivers import game_changed_notify
+        from social.receivers import game_changed_notify, round_started_notify
+        from tournaments.signals import round_started
 
         game_changed.connect(game_changed_notify, dispatch_uid="social.game_changed_notify")
+        round_started.connect(round_started_notify, dispatch_uid="social.round_started_notify")

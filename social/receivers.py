@@ -10,3 +10,19 @@ from social import services
 def game_changed_notify(sender: Any, *, state: dict[str, Any], **kwargs: Any) -> None:
     """Receiver of ``games.signals.game_changed`` (after the commit): turn notices of slow games."""
     services.turn_notices_update(state)
+
+
+def round_started_notify(
+    sender: Any,
+    *,
+    tournament_id: int,
+    name: str,
+    round: int,
+    seats: list[tuple[int, int | None]],
+    **kwargs: Any,
+) -> None:
+    """Receiver of ``tournaments.signals.round_started`` (after the commit): a notice to every
+    player of the round, linking to their game (or the tournament for a bye)."""
+    services.tournament_round_notices(
+        tournament_id=tournament_id, name=name, round_number=round, seats=seats
+    )

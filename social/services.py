@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -660,6 +661,25 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
             "round": params.get("round"),
         }
     return str(kind)
+
+
+def tournament_round_notices(
+    *, tournament_id: int, name: str, round_number: int, seats: list[tuple[int, int | None]]
+) -> None:
+    """ "<tournament>: round n starts." for every player of a round just paired (once each)."""
+    for user_id, game_id in seats:
+        url = (
+            reverse("game", args=[game_id])
+            if game_id
+            else reverse("tournament", args=[tournament_id])
+        )
+        notify(
+            user_id=user_id,
+            kind=Notification.Kind.TOURNAMENT_ROUND,
+            params={"tournament": name, "round": round_number, "game": game_id},
+            url=url,
+            key=f"tournament:{tournament_id}:round:{round_number}:user:{user_id}",
+        )
 
 
 def notification_payload(notification: Notification) -> dict[str, Any]:

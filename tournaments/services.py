@@ -48,6 +48,7 @@ from tournaments.pairing import (
     swiss_round_exact,
 )
 from tournaments.selectors import tournament_get, tournament_standings, tournament_state
+from tournaments.signals import round_started
 
 logger = logging.getLogger(__name__)
 
@@ -319,7 +320,21 @@ def _advance(tournament: Tournament) -> bool:
         _pair(tournament, rnd, active)
         tournament.current_round = number
         tournament.save(update_fields=["current_round"])
+        transaction.on_commit(partial(_announce_round, tournament.pk, tournament.name, rnd.pk))
         changed = True
+
+
+def _announce_round(tournament_id: int, name: str, round_id: int) -> None:
+    """``round_started`` after the commit: a failing receiver is logged, never raised."""
+    seats = list(
+        Pairing.objects.filter(round_id=round_id).values_list("player__user_id", "game_id")
+    )
+    number = Round.objects.filter(pk=round_id).values_list("number", flat=True).first()
+    for receiver, result in round_started.send_robust(
+        sender=Tournament, tournament_id=tournament_id, name=name, round=number, seats=seats
+    ):
+        if isinstance(result, Exception):
+            logger.error("round_started receiver %r failed: %r", receiver, result)
 
 
 def _finish(tournament: Tournament) -> None:

@@ -15,6 +15,10 @@ from social.emails import unsubscribe_token
 from social.models import Notification
 from tests.factories import UserFactory
 from tests.games.factories import make_game
+from tests.tournaments.factories import make_tournament
+from tests.tournaments.helpers import committed, finish, round_games, start
+from tournaments import services as tournament_services
+from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +158,28 @@ def test_preferences_page(client):
         False,
         True,
     )
+
+
+def test_each_round_of_a_tournament_is_announced_to_its_players():
+    tournament = start(make_tournament(players=3, name="Siesta cup"))
+    seats = dict(
+        Pairing.objects.filter(tournament=tournament, round__number=1).values_list(
+            "player__user_id", "game_id"
+        )
+    )
+    notices = Notification.objects.filter(kind=Notification.Kind.TOURNAMENT_ROUND)
+    assert sorted(notices.values_list("user_id", flat=True)) == sorted(seats)
+    for notice in notices:
+        game_id = seats[notice.user_id]
+        expected = f"/games/{game_id}/" if game_id else f"/tournaments/{tournament.pk}/"
+        assert notice.url == expected
+        assert services.notification_text(notice.kind, notice.params) == (
+            "Siesta cup: round 1 starts."
+        )
+    # Playing round 1 out pairs round 2: announced once more, and round 1 never twice.
+    for game in round_games(tournament, 1):
+        finish(game)
+    committed(tournament_services.tournament_advance, tournament_id=tournament.pk)
+    rounds = sorted(notices.values_list("params__round", flat=True))
+    assert rounds.count(1) == 3
+    assert rounds.count(2) == 3

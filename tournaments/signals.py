@@ -1,0 +1,8 @@
+"""What the tournaments app announces to the apps that depend on it (social)."""
+
+from django.dispatch import Signal
+
+round_started = Signal()
+"""Sent after the commit that pairs a round, with ``tournament_id``, ``name``, ``round`` (its
+number) and ``seats``: ``[(user_id, game_id or None for a bye)]``. Sent with ``send_robust``: a
+failing receiver is logged and never fails the pairing."""
