@@ -67,4 +67,7 @@ def test_the_creator_cancels_an_open_game(pages, player):
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.get_by_role("button", name="Cancel game").click()
     page.wait_for_url(re.compile(r"/play/$"))
-    assert not Game.objects.exists()
+    game = Game.objects.get()
+    assert game.status == Game.Status.CANCELLED
+    # It left the lobby: the open games list no longer offers it.
+    expect(page.locator(f'a[href="/games/{game.pk}/"]')).to_have_count(0)
