@@ -143,10 +143,14 @@ def off_the_loop(function: Callable[..., Any], *args: Any) -> Any:
     failure: list[BaseException] = []
 
     def run() -> None:
+        from django.db import connections
+
         try:
             result.append(function(*args))
         except BaseException as exc:  # re-raised in the test's thread
             failure.append(exc)
+        finally:
+            connections.close_all()  # a thread's connection would outlive the test database
 
     worker = threading.Thread(target=run)
     worker.start()

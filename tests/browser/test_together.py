@@ -9,9 +9,7 @@ channel layer. Screenshots (1366x900 and 375x800) go to
 
 from __future__ import annotations
 
-import os
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,18 +22,9 @@ from games import services as game_services
 from games.engine import best_turn
 from games.models import Game
 from games.selectors import game_get, position_of
+from tests.browser.conftest import off_the_loop
 from tests.factories import UserFactory
 
-CHROMIUM = os.environ.get("SIESTA_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 375, "height": 800}
 SHOTS = Path(django_settings.BASE_DIR) / "screenshots" / "social"
@@ -108,27 +97,6 @@ def pages(browser: Any, live_server_url: str, settings: Any) -> Iterator[Pages]:
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def off_the_loop(function: Any, **kwargs: Any) -> None:
-    """Call a service from a thread of its own: its pushes use ``async_to_sync``, which cannot run
-    in this thread beside Playwright's event loop."""
-    from django.db import connection
-
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            function(**kwargs)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(30)
-    assert not errors, errors
 
 
 def play_best_turn_by_clicking(page: Any, opponent: Any, game_id: int) -> None:
@@ -216,7 +184,7 @@ def test_two_people_quick_pair_play_chat_and_rematch(pages):
     shot(phone_game, "game-chat-phone")
 
     # The game ends; the result offers a rematch; both must ask.
-    off_the_loop(game_services.game_resign, game_id=game_id, user=ana)
+    off_the_loop(lambda: game_services.game_resign(game_id=game_id, user=ana))
     for page in (ana_page, bo_page):
         # The live page shows the result by itself (it reloads); else open it again.
         try:
