@@ -160,6 +160,22 @@ def off_the_loop(function: Callable[..., Any], *args: Any) -> Any:
     return result[0]
 
 
+def _with_table_lock_retries(write: Callable[[], Any], attempts: int = 20) -> None:
+    """SQLite's shared in-memory test database locks a table while the server's thread writes to
+    it (a session, a heartbeat) and fails the other thread at once instead of waiting: try again.
+    PostgreSQL never raises this."""
+    from django.db import OperationalError
+
+    for attempt in range(attempts):
+        try:
+            write()
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.1)
+
+
 class Pages:
     """Opens pages in fresh browser contexts and checks, at the end, that none had a JS error."""
 
@@ -185,7 +201,7 @@ class Pages:
         context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             client = Client()
-            client.force_login(user)
+            _with_table_lock_retries(lambda: client.force_login(user))
             cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
             context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": self.base_url}])
         if language:
