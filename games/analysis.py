@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.engine import GameRecord, best_turn
 from games.models import Analysis, Game
-from games.selectors import game_get, game_record
+from games.selectors import game_get, game_or_not_found, game_record
 
 logger = logging.getLogger(__name__)
 
@@ -129,9 +129,8 @@ def game_analyse(*, game_id: int) -> Analysis | None:
 def analysis_state(*, game_id: int) -> dict[str, Any]:
     """The analysis as API.md describes it; ``pending`` until it is stored.
 
-    Raises ``Game.DoesNotExist`` when there is no such game."""
-    if not Game.objects.filter(pk=game_id).exists():
-        raise Game.DoesNotExist(game_id)
+    Raises ``GameNotFound`` when there is no such game."""
+    game_or_not_found(game_id, games=Game.objects.only("pk"))
     analysis = Analysis.objects.filter(game_id=game_id).first()
     if analysis is None or analysis.status != Analysis.Status.DONE:
         return {"status": Analysis.Status.PENDING.value, "turns": [], "players": []}

@@ -229,7 +229,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.joined = False
         with translation.override(self.language):
             await self._send_error(
-                _("There is no game %(id)s.") % {"id": self.scope["url_route"]["kwargs"]["game_id"]}
+                services.GameNotFound(self.scope["url_route"]["kwargs"]["game_id"]).message
             )
         await self.close(code=CLOSE_UNKNOWN_GAME)
 
@@ -322,7 +322,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         state = await db_call(_current_state)(self._game_id)
         if state is None:
-            raise services.NotFound(_("There is no game %(id)s.") % {"id": self._game_id})
+            raise services.GameNotFound(self._game_id)
         self.synced_version = state["version"]
         await self._send_state(state, state["version"], force=True)
 

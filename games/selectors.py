@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
+from games.errors import GameNotFound
 from games.models import Game, Seat, Turn
 
 
@@ -112,6 +113,17 @@ def game_state(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any
 def game_get(game_id: int) -> Game:
     """A game with its seats (and their users) and turns loaded; ``Game.DoesNotExist`` if none."""
     return Game.objects.prefetch_related("seats__user", "turns").get(pk=game_id)
+
+
+def game_or_not_found(game_id: int, *, games: QuerySet[Game] | None = None) -> Game:
+    """The game ``game_id``, or the domain's ``GameNotFound`` ("There is no game 7.").
+
+    From ``games`` when given (e.g. ``Game.objects.select_for_update()``), else as ``game_get``
+    loads it."""
+    try:
+        return game_get(game_id) if games is None else games.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(game_id) from None
 
 
 def game_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Game]:

@@ -28,10 +28,22 @@ from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.engine_messages import engine_error_message
+from games.errors import (
+    Conflict,
+    GameNotFound,
+    GameServiceError,
+    InvalidInput,
+    InvalidMove,
+    LimitReached,
+    NotAllowed,
+    NotFound,
+    StalePly,
+    TurnTimedOut,
+)
 from games.models import Game, Seat, Turn
 from games.selectors import (
     finished_game,
-    game_get,
+    game_or_not_found,
     game_seats,
     game_state,
     outcome_of,
@@ -40,59 +52,6 @@ from games.selectors import (
 from games.signals import game_changed, game_finished
 
 logger = logging.getLogger(__name__)
-
-
-class GameServiceError(Exception):
-    """A request the game refuses. ``status`` is the HTTP status an API answers with; ``code``
-    is the engine's error code when the engine refused a move (``"occupied"``...), else None."""
-
-    status = 400
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        cell: str | None = None,
-        ply: int | None = None,
-        code: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.cell = cell
-        self.ply = ply
-        self.code = code
-
-
-class InvalidInput(GameServiceError):
-    status = 400
-
-
-class InvalidMove(GameServiceError):
-    status = 400
-
-
-class NotAllowed(GameServiceError):
-    status = 403
-
-
-class NotFound(GameServiceError):
-    status = 404
-
-
-class Conflict(GameServiceError):
-    status = 409
-
-
-class StalePly(Conflict):
-    """The move was made for another ply than the current one (stale or repeated)."""
-
-
-class TurnTimedOut(Conflict):
-    """The move arrived after the turn's deadline: the seat to move has timed out."""
-
-
-class LimitReached(Conflict):
-    """A per-user limit (open games, games with bots) is reached: finish or cancel one first."""
 
 
 @dataclass(frozen=True)
@@ -168,10 +127,7 @@ def _lock(game_id: int) -> tuple[Game, list[Seat]]:
             seat.game = game
             _remember(seat)
     else:  # a game always has seats; keep the plain lock for anything else
-        try:
-            game = Game.objects.select_for_update().get(pk=game_id)
-        except Game.DoesNotExist:
-            raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+        game = game_or_not_found(game_id, games=Game.objects.select_for_update())
     _remember(game)
     return game, seats
 
@@ -606,10 +562,7 @@ def game_turn_preview(
 
     Refusals are the services' own errors, so a check and the move it previews answer alike. A
     whole turn (three placements, or fewer that end the game) must also score, as a move must."""
-    try:
-        game = game_get(game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+    game = game_or_not_found(game_id)
     seats = game_seats(game)
     # The same checks, in the same order, as a move; read without a lock, as nothing is written.
     # The ply is optional here: a page may check placements without tracking it.
@@ -747,6 +700,7 @@ def bot_turns_waiting(*, older_than: timedelta) -> list[tuple[int, int]]:
 __all__ = [
     "BotSpec",
     "Conflict",
+    "GameNotFound",
     "GameServiceError",
     "InvalidInput",
     "InvalidMove",

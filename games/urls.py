@@ -8,7 +8,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
-    path("accounts/register/", views.register, name="register"),
     path("play/", views.lobby, name="lobby"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/join/", views.game_join, name="game_join"),

@@ -1,4 +1,4 @@
-"""Pages: home, rules, registration, and the player's pages (lobby, game, replay).
+"""Pages: home, rules, and the player's pages (lobby, game, replay).
 
 Views are interfaces: they read through ``games.selectors``, write through ``games.services`` and
 turn service errors into messages, never into a 500.
@@ -6,17 +6,13 @@ turn service errors into messages, never into a 500.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.views import LoginView, redirect_to_login
+from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
-from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -33,7 +29,6 @@ from games.forms import (
     turn_time_label,
 )
 from games.models import Game, Seat
-from siesta_site import throttling
 
 COLUMNS = "ABCDEFGHIJKL"
 LOBBY_LIST_SIZE = 20
@@ -62,75 +57,6 @@ def rules(request: HttpRequest) -> HttpResponse:
     language = (get_language() or "en").split("-")[0]
     templates = [f"rules/rules_{language}.html", "rules/rules_en.html"]
     return render(request, templates, {"examples": worked_examples()})
-
-
-@require_http_methods(["GET", "POST"])
-def register(request: HttpRequest) -> HttpResponse:
-    """Create an account with a username and password, sign the new user in and go home.
-
-    Accounts created are throttled per client address, with the API's register limit."""
-    form: UserCreationForm = UserCreationForm(request.POST or None)
-    if request.method == "POST":
-        address = throttling.client_address(request)
-        wait = throttling.REGISTER.hit(address)
-        if wait is not None:
-            context = {"form": UserCreationForm(), "too_many": throttling.wait_words(wait)}
-            page = render(request, "registration/register.html", context, status=429)
-            return _retry_after(page, wait)
-        if form.is_valid():
-            try:
-                with transaction.atomic():
-                    user = form.save()
-            except IntegrityError:  # the same name, in another case, was taken meanwhile
-                taken = form.instance.unique_error_message(type(form.instance), ["username"])
-                form.add_error("username", taken)
-            else:
-                login(request, user)
-                messages.success(
-                    request, _("Welcome, %(username)s!") % {"username": user.get_username()}
-                )
-                return redirect("home")
-        throttling.REGISTER.give_back(address)  # only accounts created count
-    return render(request, "registration/register.html", {"form": form})
-
-
-class SiteLoginView(LoginView):
-    """Django's login form, throttled like ``POST /api/auth/token/``: attempts per client address
-    and failures per username share the API's limits."""
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = throttling.sign_in_wait(request, request.POST.get("username"))
-        if wait is None:
-            return super().post(request, *args, **kwargs)
-        context = self.get_context_data(
-            form=self.get_form_class()(request), too_many=throttling.wait_words(wait)
-        )
-        page = self.render_to_response(context, status=429)
-        return _retry_after(page, wait)
-
-
-def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Another sign-in form (the admin's) under the same limits, answering a plain 429."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.method == "POST":
-            wait = throttling.sign_in_wait(request, request.POST.get("username"))
-            if wait is not None:
-                page = HttpResponse(
-                    throttling.wait_words(wait),
-                    status=429,
-                    content_type="text/plain; charset=utf-8",
-                )
-                return _retry_after(page, wait)
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
-
-def _retry_after(response: HttpResponse, wait: float) -> HttpResponse:
-    response["Retry-After"] = throttling.retry_after(wait)
-    return response
 
 
 # -- lobby ---------------------------------------------------------------------------------------
@@ -229,9 +155,9 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _game_or_404(game_id: int) -> Game:
     try:
-        return selectors.game_get(game_id)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no game %(id)s.") % {"id": game_id}) from None
+        return selectors.game_or_not_found(game_id)
+    except services.GameNotFound as exc:
+        raise Http404(exc.message) from None
 
 
 def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from games.selectors import game_record
 from learn.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
 from learn.puzzles import PuzzleCandidate, find_puzzles, solves
 from learn.selectors import puzzle_position
+from siesta_site.errors import ApplicationError, ErrorKind
 
 logger = logging.getLogger(__name__)
 
@@ -30,14 +31,22 @@ NEW_PLAYER_ATTEMPTS = 20
 PUZZLE_K = 16.0
 
 
-class PuzzleError(ValueError):
-    """A refused attempt: ``status`` is the HTTP status the API answers with."""
+class PuzzleError(ApplicationError):
+    """A refused attempt (an illegal turn); ``cell`` names the cell at fault, if any."""
 
-    def __init__(self, message: str, cell: str | None = None, status: int = 400) -> None:
+    kind = ErrorKind.INVALID
+
+    def __init__(self, message: str, cell: str | None = None) -> None:
         super().__init__(message)
-        self.message = message
         self.cell = cell
-        self.status = status
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return {"cell": self.cell}
+
+
+class PuzzleNotFound(PuzzleError):
+    kind = ErrorKind.NOT_FOUND
 
 
 # -- creating puzzles ---------------------------------------------------------------------------
@@ -141,7 +150,7 @@ def puzzle_attempt_make(
     turn raises :class:`PuzzleError` naming the cell and changes nothing."""
     puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
     if puzzle is None:
-        raise PuzzleError(_("There is no puzzle %(id)s.") % {"id": puzzle_id}, status=404)
+        raise PuzzleNotFound(_("There is no puzzle %(id)s.") % {"id": puzzle_id})
     pos = puzzle_position(puzzle)
     try:
         points, solved = solves(pos, move, puzzle.best_points)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import selectors as game_selectors
+from games.errors import GameNotFound
 from games.models import Game
 from games.views import COLUMNS, _board_rows, client_strings
 from learn import board, selectors, services
@@ -76,7 +77,7 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
     if game_id:
         game = Game.objects.filter(pk=game_id if game_id.isdigit() else 0).first()
         if game is None:
-            error = _("There is no game %(id)s.") % {"id": game_id}
+            error = GameNotFound(game_id).message
         elif game.status != Game.Status.FINISHED:
             error = _("Only finished games can be analysed.")
         else:

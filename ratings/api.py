@@ -15,9 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import ErrorSerializer
 from ratings import selectors
 from ratings.models import Pool, Reason, Result
+from siesta_site.api.serializers import ErrorSerializer
 
 
 class RatingField(serializers.FloatField):

@@ -2,19 +2,18 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.views import SiteLoginView, sign_in_throttled
+from accounts.views import sign_in_throttled
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
-    # The login form is throttled (games.views.SiteLoginView); the rest is Django's.
-    path("accounts/login/", SiteLoginView.as_view(), name="login"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("accounts.urls")),
     # API
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file: no inline script, as the CSP asks.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("accounts.api_urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("tournaments.api_urls")),

@@ -6,17 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import SiestaApi, signed_in_user
-from games.api.views import MAX_TURN_SECONDS, _errors
+from games.api.views import MAX_TURN_SECONDS
 from games.models import Game
-from games.services import NotFound
+from games.selectors import game_or_not_found
+from siesta_site.api.base import SiestaApi, signed_in_user
+from siesta_site.api.errors import error_responses
 from social import presence, services
 from social.services import RATING_RANGES
 
@@ -59,7 +59,7 @@ class SeekListCreateApi(SiestaApi):
         tags=["play together"],
         summary='The caller\'s waiting seek, if any: {"seek": seek|null}',
         operation_id="seeks_current",
-        responses={200: dict, **_errors(**NEEDS_USER)},
+        responses={200: dict, **error_responses(**NEEDS_USER)},
     )
     def get(self, request: Request) -> Response:
         seek = services.seek_current(user=signed_in_user(request))
@@ -71,8 +71,10 @@ class SeekListCreateApi(SiestaApi):
         request=SeekInputSerializer,
         responses={
             201: SeekSerializer,
-            **_errors(e400="Invalid settings.", e409="The caller already has a waiting seek."),
-            **_errors(**NEEDS_USER),
+            **error_responses(
+                e400="Invalid settings.", e409="The caller already has a waiting seek."
+            ),
+            **error_responses(**NEEDS_USER),
         },
     )
     def post(self, request: Request) -> Response:
@@ -90,7 +92,7 @@ class SeekDetailApi(SiestaApi):
     @extend_schema(
         tags=["play together"],
         summary="One of the caller's seeks",
-        responses={200: SeekSerializer, **_errors(e404="No such seek of the caller's.")},
+        responses={200: SeekSerializer, **error_responses(e404="No such seek of the caller's.")},
     )
     def get(self, request: Request, seek_id: int) -> Response:
         seek = services.seek_get(seek_id=seek_id, user=signed_in_user(request))
@@ -101,7 +103,7 @@ class SeekDetailApi(SiestaApi):
         summary="Cancel a seek",
         responses={
             200: SeekSerializer,
-            **_errors(e404="No such seek of the caller's.", e409="Already matched."),
+            **error_responses(e404="No such seek of the caller's.", e409="Already matched."),
         },
     )
     def delete(self, request: Request, seek_id: int) -> Response:
@@ -123,8 +125,7 @@ class RematchApi(SiestaApi):
         responses={200: RematchSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        if not Game.objects.filter(pk=game_id).exists():
-            raise NotFound(_("There is no game %(id)s.") % {"id": game_id})
+        game_or_not_found(game_id, games=Game.objects.only("pk"))
         return Response(services.rematch_status(game_id=game_id))
 
     @extend_schema(
@@ -136,7 +137,7 @@ class RematchApi(SiestaApi):
         request=None,
         responses={
             200: RematchSerializer,
-            **_errors(
+            **error_responses(
                 e403="The caller is not a person of this game.",
                 e404="No such game.",
                 e409="The game is not over.",
@@ -179,7 +180,7 @@ class ChallengeListCreateApi(SiestaApi):
         request=ChallengeInputSerializer,
         responses={
             201: ChallengeSerializer,
-            **_errors(
+            **error_responses(
                 e400="Invalid settings, or oneself.",
                 e404="No such player.",
                 e409="A challenge to this player is already pending.",

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from games import services as game_services
 from games.models import Game, Seat
+from games.selectors import game_or_not_found
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
 from social.models import (
@@ -334,9 +335,7 @@ def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
     accept), the new game starts with the same players, bots and settings, seats rotated by
     one, and the old game's watchers get ``{"type": "rematch", "game": id}``."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(_("There is no game %(id)s.") % {"id": game_id})
+        game = game_or_not_found(game_id, games=Game.objects.select_for_update())
         seats = list(Seat.objects.select_related("user").filter(game=game).order_by("seat"))
         if not any(s.user_id == user.pk for s in _persons(seats)):
             raise NotAllowed(_("Only the players of a game can ask for a rematch."))
@@ -422,9 +421,7 @@ def chat_post(
         raise InvalidInput(
             _("A chat message has 1 to %(limit)s characters.") % {"limit": CHAT_MAX_LENGTH}
         )
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(_("There is no game %(id)s.") % {"id": game_id})
+    game = game_or_not_found(game_id, games=Game.objects.all())
     usernames: list[str | None] = list(
         Seat.objects.filter(game=game, user__isnull=False).values_list("user__username", flat=True)
     )

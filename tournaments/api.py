@@ -1,12 +1,12 @@
 """The tournaments API (API.md, Tournaments): thin views over ``tournaments.services`` (writes)
-and ``tournaments.selectors`` (reads); errors take the shape of ``games.api.errors``."""
+and ``tournaments.selectors`` (reads); errors take the shape of ``siesta_site.api.errors``."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.pagination import BasePagination
@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from games.api.base import SiestaApi, signed_in_user
-from games.api.serializers import ErrorSerializer
 from games.models import Game
 from games.services import NotFound
+from siesta_site.api.base import SiestaApi, signed_in_user
+from siesta_site.api.errors import error_responses
 from tournaments import selectors, services
 from tournaments.models import MAX_TURN_SECONDS, Format, Tournament
 
@@ -27,13 +27,6 @@ def _state(tournament_id: int) -> dict[str, Any]:
         return selectors.tournament_state(selectors.tournament_get(tournament_id))
     except Tournament.DoesNotExist:
         raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament_id}) from None
-
-
-def _errors(**descriptions: str) -> dict[int, OpenApiResponse]:
-    return {
-        int(code[1:]): OpenApiResponse(ErrorSerializer, description=text)
-        for code, text in descriptions.items()
-    }
 
 
 NO_TOURNAMENT = {"e404": "There is no such tournament."}
@@ -132,7 +125,7 @@ class TournamentListCreateApi(SiestaApi):
         tags=["tournaments"],
         summary="List tournaments, newest first",
         parameters=[FilterSerializer],
-        responses={200: TournamentSerializer(many=True), **_errors(e400="Unknown status.")},
+        responses={200: TournamentSerializer(many=True), **error_responses(e400="Unknown status.")},
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
@@ -149,7 +142,7 @@ class TournamentListCreateApi(SiestaApi):
         request=InputSerializer,
         responses={
             201: TournamentSerializer,
-            **_errors(
+            **error_responses(
                 e400="Invalid options or combination: 'error' and the field errors.",
                 e403="The caller is not staff.",
                 **NEEDS_USER,
@@ -170,7 +163,7 @@ class TournamentDetailApi(SiestaApi):
     @extend_schema(
         tags=["tournaments"],
         summary="A tournament: players, pairings, standings, winners",
-        responses={200: TournamentSerializer, **_errors(**NO_TOURNAMENT)},
+        responses={200: TournamentSerializer, **error_responses(**NO_TOURNAMENT)},
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(_state(tournament_id))
@@ -184,7 +177,9 @@ class TournamentJoinApi(SiestaApi):
         request=None,
         responses={
             200: TournamentSerializer,
-            **_errors(e409="The tournament is full or has started.", **NEEDS_USER, **NO_TOURNAMENT),
+            **error_responses(
+                e409="The tournament is full or has started.", **NEEDS_USER, **NO_TOURNAMENT
+            ),
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -200,7 +195,7 @@ class TournamentLeaveApi(SiestaApi):
         request=None,
         responses={
             200: TournamentSerializer,
-            **_errors(e409="The tournament is over.", **NEEDS_USER, **NO_TOURNAMENT),
+            **error_responses(e409="The tournament is over.", **NEEDS_USER, **NO_TOURNAMENT),
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:

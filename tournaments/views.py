@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.forms import turn_time_label
 from games.models import Game
-from games.services import GameServiceError
+from games.services import GameServiceError, NotFound
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament
 
@@ -156,9 +156,9 @@ def _signed_in(request: HttpRequest) -> AbstractBaseUser:
 def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         services.tournament_join(tournament_id=tournament_id, user=_signed_in(request))
+    except NotFound as exc:
+        raise Http404(exc.message) from None
     except GameServiceError as exc:
-        if exc.status == 404:
-            raise Http404(exc.message) from None
         messages.error(request, exc.message)
     else:
         messages.success(request, _("You joined the tournament."))
@@ -172,9 +172,9 @@ def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament = services.tournament_leave(
             tournament_id=tournament_id, user=_signed_in(request)
         )
+    except NotFound as exc:
+        raise Http404(exc.message) from None
     except GameServiceError as exc:
-        if exc.status == 404:
-            raise Http404(exc.message) from None
         messages.error(request, exc.message)
     else:
         if tournament.status == Tournament.Status.RUNNING:

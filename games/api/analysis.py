@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
 from games.analysis import analysis_state
-from games.api.base import SiestaApi
-from games.api.serializers import ErrorSerializer
-from games.models import Analysis, Game
+from games.models import Analysis
+from siesta_site.api.base import SiestaApi
+from siesta_site.api.serializers import ErrorSerializer
 
 
 class AnalysisTurnSerializer(serializers.Serializer[Any]):
@@ -71,7 +69,4 @@ class GameAnalysisApi(SiestaApi):
         },
     )
     def get(self, request: Request, game_id: int) -> Response:
-        try:
-            return Response(analysis_state(game_id=game_id))
-        except Game.DoesNotExist:
-            raise services.NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
+        return Response(analysis_state(game_id=game_id))

@@ -1,13 +1,10 @@
-"""REST API routes of the games app and of the accounts scripts use, included under /api/."""
+"""REST API routes of the games app, included under /api/."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import analysis, auth, views
+from games.api import analysis, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("auth/register/", auth.RegisterApi.as_view(), name="api-register"),
-    path("auth/token/", auth.TokenApi.as_view(), name="api-token"),
-    path("auth/logout/", auth.LogoutApi.as_view(), name="api-logout"),
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),

@@ -1,12 +1,11 @@
 """The games API (API.md, Games): thin interfaces over ``games.services`` (writes) and
 ``games.selectors`` (reads). Each view parses its input, calls one service or selector and shapes
-the answer; errors take the shape described in ``games.api.errors``."""
+the answer; errors take the shape described in ``siesta_site.api.errors``."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.pagination import BasePagination
@@ -16,35 +15,17 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from games import selectors, services
-from games.api.base import SiestaApi, signed_in_user
-from games.api.serializers import (
-    ErrorSerializer,
-    GameSerializer,
-    IllegalMoveErrorSerializer,
-    StalePlyErrorSerializer,
-)
+from games.api.serializers import GameSerializer
 from games.models import Game, Seat
+from siesta_site.api.base import SiestaApi, signed_in_user
+from siesta_site.api.errors import error_responses
+from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
 
-def _game(game_id: int) -> Game:
-    try:
-        return selectors.game_get(game_id)
-    except Game.DoesNotExist:
-        raise services.NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
-
-
 def _game_state(game_id: int) -> dict[str, Any]:
-    return selectors.game_state(_game(game_id))
-
-
-def _errors(**descriptions: str) -> dict[int, OpenApiResponse]:
-    """Error responses for the schema, e.g. ``_errors(e404="No such game.")``."""
-    return {
-        int(code[1:]): OpenApiResponse(ErrorSerializer, description=text)
-        for code, text in descriptions.items()
-    }
+    return selectors.game_state(selectors.game_or_not_found(game_id))
 
 
 NEEDS_USER = {
@@ -97,7 +78,7 @@ class GameListCreateApi(SiestaApi):
         tags=["games"],
         summary="List games, newest first",
         parameters=[FilterSerializer],
-        responses={200: GameSerializer(many=True), **_errors(e400="Unknown status.")},
+        responses={200: GameSerializer(many=True), **error_responses(e400="Unknown status.")},
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
@@ -114,7 +95,7 @@ class GameListCreateApi(SiestaApi):
         request=InputSerializer,
         responses={
             201: GameSerializer,
-            **_errors(
+            **error_responses(
                 e400="Invalid options: 'error' and the field errors.",
                 e409="A per-user limit is reached: open games waiting for players, or "
                 "unfinished games with bots.",
@@ -133,7 +114,9 @@ class GameListCreateApi(SiestaApi):
 
 class GameDetailApi(SiestaApi):
     @extend_schema(
-        tags=["games"], summary="A game", responses={200: GameSerializer, **_errors(**NO_GAME)}
+        tags=["games"],
+        summary="A game",
+        responses={200: GameSerializer, **error_responses(**NO_GAME)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(_game_state(game_id))
@@ -147,7 +130,7 @@ class GameJoinApi(SiestaApi):
         request=None,
         responses={
             200: GameSerializer,
-            **_errors(
+            **error_responses(
                 e409="The game is full or started, the caller already has a seat, or the "
                 "caller's limit of unfinished games with bots is reached.",
                 **NEEDS_USER,
@@ -170,7 +153,7 @@ class GameCancelApi(SiestaApi):
         request=None,
         responses={
             200: GameSerializer,
-            **_errors(
+            **error_responses(
                 e401=NEEDS_USER["e401"],
                 e403="The caller did not open the game, or a session sent no CSRF token.",
                 e409="The game has already started or ended.",
@@ -212,7 +195,7 @@ class GameMoveApi(SiestaApi):
                 description="'ply' is not the current one (a stale or repeated submit), "
                 "or the game is not in progress.",
             ),
-            **_errors(
+            **error_responses(
                 e401=NEEDS_USER["e401"],
                 e403=NOT_YOUR_TURN,
                 **NO_GAME,
@@ -242,7 +225,7 @@ class GameHintApi(SiestaApi):
         request=None,
         responses={
             200: OutputSerializer,
-            **_errors(
+            **error_responses(
                 e401=NEEDS_USER["e401"],
                 e403=NOT_YOUR_TURN,
                 e409="The game is not in progress.",
@@ -263,7 +246,7 @@ class GameResignApi(SiestaApi):
         request=None,
         responses={
             200: GameSerializer,
-            **_errors(
+            **error_responses(
                 e401=NEEDS_USER["e401"],
                 e403="The caller is not in the game, or a session sent no CSRF token.",
                 e409="The game is not in progress, or the caller is already out.",
@@ -305,12 +288,12 @@ class GameRecordApi(SiestaApi):
         summary="The game record (RULES.md)",
         description="Replaying it with the engine reproduces the game's scores.",
         parameters=[FilterSerializer],
-        responses={200: OutputSerializer, **_errors(**NO_GAME)},
+        responses={200: OutputSerializer, **error_responses(**NO_GAME)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         options = self.FilterSerializer(data=request.query_params)
         options.is_valid(raise_exception=True)
-        response = Response(selectors.game_record(_game(game_id)))
+        response = Response(selectors.game_record(selectors.game_or_not_found(game_id)))
         if options.validated_data["download"]:
             filename = f"siesta-game-{game_id}.json"
             response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -14,11 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
-from games.api.base import SiestaApi
-from games.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 from games.engine import GameRecord
 from learn import board, services
 from learn.views import source_links
+from siesta_site.api.base import SiestaApi
+from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 
 RECORD_HELP = "A game record (RULES.md, Notation); the position after its moves is analysed."
 POSITION_HELP = (
@@ -213,14 +213,12 @@ class PuzzleAttemptApi(SiestaApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = request.user if request.user.is_authenticated else None
-        try:
-            result = services.puzzle_attempt_make(
-                puzzle_id=puzzle_id,
-                move=data.validated_data["move"],
-                user=user,
-            )
-        except services.PuzzleError as exc:
-            return Response({"error": exc.message, "cell": exc.cell}, status=exc.status)
+        # A refused attempt (services.PuzzleError) answers as every domain error does.
+        result = services.puzzle_attempt_make(
+            puzzle_id=puzzle_id,
+            move=data.validated_data["move"],
+            user=user,
+        )
         streak = result.streak
         if user is None:  # signed out: the streak lives in the session
             streak = request.session.get("puzzle_streak", 0) + 1 if result.solved else 0

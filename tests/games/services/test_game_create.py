@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services
 from games.models import EMPTY_BOARD, Game, Seat, Turn
 from games.services import BotSpec, InvalidInput
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.services.helpers import assert_deadline
 
@@ -43,7 +44,7 @@ def test_invalid_options_are_refused_and_create_nothing(options: dict[str, Any],
     user = UserFactory()
     with pytest.raises(InvalidInput) as refused:
         services.game_create(user=user, **options)
-    assert refused.value.status == 400
+    assert refused.value.kind == ErrorKind.INVALID
     assert message in refused.value.message
     assert (Game.objects.count(), Seat.objects.count()) == (0, 0)
 

@@ -10,6 +10,7 @@ from games import services
 from games.engine import best_turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, NotAllowed
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn, seat_user, snapshot
@@ -95,7 +96,7 @@ def test_only_the_player_to_move_may_ask(who: str):
     before = snapshot(game)
     with pytest.raises(NotAllowed) as refused:
         services.game_hint(game_id=game.pk, user=user[who])
-    assert refused.value.status == 403
+    assert refused.value.kind == ErrorKind.NOT_ALLOWED
     assert snapshot(game) == before
 
 

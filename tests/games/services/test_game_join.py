@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game
 from games.services import Conflict, NotFound
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import assert_deadline, seat_user, snapshot
@@ -95,7 +96,7 @@ def test_a_started_or_finished_game_cannot_be_joined(status: str):
     before = snapshot(game)
     with pytest.raises(Conflict) as refused:
         services.game_join(game_id=game.pk, user=UserFactory())
-    assert refused.value.status == 409
+    assert refused.value.kind == ErrorKind.CONFLICT
     assert snapshot(game) == before
 
 
@@ -120,5 +121,5 @@ def test_nobody_takes_two_seats():
 def test_an_unknown_game_cannot_be_joined():
     with pytest.raises(NotFound) as refused:
         services.game_join(game_id=10**9, user=UserFactory())
-    assert refused.value.status == 404
+    assert refused.value.kind == ErrorKind.NOT_FOUND
     assert "10000000" in refused.value.message

@@ -9,6 +9,7 @@ from django.utils import translation
 from games import services
 from games.models import Game
 from games.services import BotSpec, LimitReached
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 
@@ -27,7 +28,7 @@ def test_open_games_are_limited_until_one_is_cancelled_or_starts(limits, user):
     count = Game.objects.count()
     with pytest.raises(LimitReached, match="already have 2 open games") as refused:
         services.game_create(user=user)
-    assert refused.value.status == 409
+    assert refused.value.kind == ErrorKind.CONFLICT
     assert Game.objects.count() == count
 
     services.game_cancel(game_id=first.pk, user=user)

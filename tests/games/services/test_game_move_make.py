@@ -11,6 +11,7 @@ from games import services
 from games.models import Game, Turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, InvalidMove, NotAllowed, StalePly
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import (
@@ -128,7 +129,7 @@ def test_an_illegal_move_names_its_cell_and_changes_nothing(
         pytest.raises(InvalidMove) as refused,
     ):
         services.game_move_make(game_id=game.pk, user=seat_user(game, 1), move=move, ply=0)
-    assert refused.value.status == 400
+    assert refused.value.kind == ErrorKind.INVALID
     assert refused.value.cell == cell
     assert error in refused.value.message
     assert snapshot(game) == before
@@ -168,7 +169,7 @@ def test_only_the_seat_to_move_may_move():
     before = snapshot(game)
     with pytest.raises(NotAllowed, match="not your turn") as refused:
         services.game_move_make(game_id=game.pk, user=seat_user(game, 2), move=FIRST_MOVE, ply=0)
-    assert refused.value.status == 403
+    assert refused.value.kind == ErrorKind.NOT_ALLOWED
     assert snapshot(game) == before
 
 
@@ -190,7 +191,7 @@ def test_a_move_for_another_ply_is_stale(ply: int | None):
     before = snapshot(game)
     with pytest.raises(StalePly) as refused:
         services.game_move_make(game_id=game.pk, user=seat_user(game, 2), move=SECOND_MOVE, ply=ply)
-    assert (refused.value.status, refused.value.ply) == (409, 1)
+    assert (refused.value.kind, refused.value.ply) == (ErrorKind.CONFLICT, 1)
     assert "ply 1" in refused.value.message
     assert snapshot(game) == before
 
@@ -221,7 +222,7 @@ def test_no_move_after_the_end():
     before = snapshot(game)
     with pytest.raises(Conflict, match="over") as refused:
         services.game_move_make(game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=0)
-    assert refused.value.status == 409
+    assert refused.value.kind == ErrorKind.CONFLICT
     assert snapshot(game) == before
 
 
@@ -298,7 +299,7 @@ def test_a_move_after_the_deadline_is_refused_and_the_player_times_out(
         pytest.raises(services.TurnTimedOut) as refused,
     ):
         services.game_move_make(game_id=game.pk, user=seat_user(game, 1), move=FIRST_MOVE, ply=0)
-    assert refused.value.status == 409
+    assert refused.value.kind == ErrorKind.CONFLICT
     game.refresh_from_db()
     # Exactly what the sweep does: the seat is out by timeout, the other player wins.
     assert (game.status, game.end_reason, game.winners, game.ply) == (

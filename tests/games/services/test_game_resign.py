@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import services
 from games.models import Turn
 from games.services import Conflict, NotAllowed
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import assert_deadline, play_best_turn, seat_user, snapshot
@@ -141,7 +142,7 @@ def test_resigning_twice_is_refused():
     before = snapshot(game)
     with pytest.raises(Conflict, match="already out") as refused:
         services.game_resign(game_id=game.pk, user=second)
-    assert refused.value.status == 409
+    assert refused.value.kind == ErrorKind.CONFLICT
     assert snapshot(game) == before
 
 
@@ -152,7 +153,7 @@ def test_someone_without_a_seat_may_not_resign(who: str):
     before = snapshot(game)
     with pytest.raises(NotAllowed) as refused:
         services.game_resign(game_id=game.pk, user=user)
-    assert refused.value.status == 403
+    assert refused.value.kind == ErrorKind.NOT_ALLOWED
     assert snapshot(game) == before
 
 

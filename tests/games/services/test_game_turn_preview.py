@@ -11,6 +11,7 @@ from games import services
 from games.models import Turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, InvalidMove, NotAllowed, NotFound, StalePly
+from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_until_the_last_turn, seat_user, snapshot
@@ -100,7 +101,7 @@ def test_errors_name_the_cell_and_store_nothing(move: str, cell: str | None, err
     before = snapshot(game)
     with pytest.raises(InvalidMove) as refused:
         _preview(game, move)
-    assert (refused.value.status, refused.value.cell) == (400, cell)
+    assert (refused.value.kind, refused.value.cell) == (ErrorKind.INVALID, cell)
     assert error in refused.value.message
     assert snapshot(game) == before
 

@@ -1,10 +1,12 @@
 """Errors of the API in the shape of API.md: ``{"error": message, ...}``, never a 500 for bad input.
 
-- A game service error answers with its ``.status``; an illegal move adds ``"cell"`` (or null)
-  and, when the engine refused it, ``"code"`` (e.g. ``"occupied"``); a stale ply adds ``"ply"``
-  (the game's current ply). ``"error"`` is in the request's language.
+- A domain error (``siesta_site.errors.ApplicationError``) answers with the HTTP status of its
+  kind (``HTTP_STATUS``, the one mapping) and its ``extra`` beside ``"error"``: an illegal move
+  adds ``"cell"`` (or null) and, when the engine refused it, ``"code"`` (e.g. ``"occupied"``); a
+  stale ply adds ``"ply"`` (the game's current ply). ``"error"`` is in the request's language.
 - Invalid input answers 400 with ``"error"`` (the first problem, readable on its own) and DRF's
-  field errors beside it, e.g. ``{"error": "username: ...", "username": ["..."]}``.
+  field errors beside it, e.g. ``{"error": "username: ...", "username": ["..."]}``. Django's
+  ``ValidationError`` raised by a service answers the same.
 - Any other DRF error (malformed JSON, missing credentials, unknown route method...) keeps DRF's
   status and headers, with its ``detail`` as ``"error"``.
 """
@@ -13,24 +15,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
-from rest_framework import exceptions
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, status
 from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.services import GameServiceError, InvalidMove, StalePly
+from siesta_site.api.serializers import ErrorSerializer
+from siesta_site.errors import ApplicationError, ErrorKind
+
+HTTP_STATUS: dict[ErrorKind, int] = {
+    ErrorKind.INVALID: status.HTTP_400_BAD_REQUEST,
+    ErrorKind.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
+    ErrorKind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
+    ErrorKind.CONFLICT: status.HTTP_409_CONFLICT,
+}
 
 
-def game_service_error_body(exc: GameServiceError) -> dict[str, Any]:
-    body: dict[str, Any] = {"error": exc.message}
-    if isinstance(exc, InvalidMove):
-        body["cell"] = exc.cell
-    if isinstance(exc, StalePly):
-        body["ply"] = exc.ply
-    if exc.code is not None:
-        body["code"] = exc.code
-    return body
+def http_status(exc: ApplicationError) -> int:
+    """The HTTP status a domain error answers with."""
+    return HTTP_STATUS[exc.kind]
+
+
+def application_error_body(exc: ApplicationError) -> dict[str, Any]:
+    return {"error": exc.message, **exc.extra}
+
+
+def error_response(exc: ApplicationError) -> Response:
+    """The answer to a domain error: its message and details, with the status of its kind."""
+    return Response(application_error_body(exc), status=http_status(exc))
+
+
+def error_responses(**descriptions: str) -> dict[int, OpenApiResponse]:
+    """Error responses for the schema, e.g. ``error_responses(e404="No such game.")``."""
+    return {
+        int(code[1:]): OpenApiResponse(ErrorSerializer, description=text)
+        for code, text in descriptions.items()
+    }
 
 
 def _first_problem(detail: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str]:
@@ -62,8 +86,10 @@ def validation_error_body(exc: exceptions.ValidationError) -> dict[str, Any]:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, GameServiceError):
-        return Response(game_service_error_body(exc), status=exc.status)
+    if isinstance(exc, ApplicationError):
+        return error_response(exc)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a real bug: let Django answer 500 and log it

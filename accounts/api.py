@@ -6,58 +6,26 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model, password_validation
-from django.contrib.auth.hashers import check_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import exceptions, serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import SiestaApi, signed_in_user
-from games.api.serializers import ErrorSerializer
+from accounts.services import (
+    USERNAME_TAKEN,
+    user_register,
+    user_token_issue,
+    user_token_revoke,
+)
 from siesta_site import throttling
+from siesta_site.api.base import SiestaApi, signed_in_user
+from siesta_site.api.serializers import ErrorSerializer
 
 User = get_user_model()
-
-USERNAME_TAKEN = gettext_lazy("A user with that username already exists.")
-
-
-def user_register(*, username: str, password: str) -> tuple[str, str]:
-    """Create an account and its API token; returns (username, token key)."""
-    try:
-        with transaction.atomic():
-            user = User.objects.create_user(username=username, password=password)
-            token = Token.objects.create(user=user)
-    except IntegrityError:  # taken between the check and the insert
-        raise serializers.ValidationError({"username": [USERNAME_TAKEN]}) from None
-    return user.get_username(), token.key
-
-
-def note_password_change(sender: Any, instance: Any, update_fields: Any = None, **_: Any) -> None:
-    """``pre_save`` of the user model: remember whether this save changes the password (a new
-    hash of the same password, as Django writes when its hasher is upgraded, is no change)."""
-    instance._siesta_password_changed = False
-    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
-        return
-    stored = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
-    if stored is None or stored == instance.password:
-        return
-    raw = getattr(instance, "_password", None)
-    instance._siesta_password_changed = raw is None or not check_password(raw, stored)
-
-
-def revoke_tokens_on_password_change(sender: Any, instance: Any, **_: Any) -> None:
-    """``post_save`` of the user model: a changed password revokes the API token, so a leaked
-    token dies with the password; ``POST /api/auth/token/`` issues a new one."""
-    if getattr(instance, "_siesta_password_changed", False):
-        instance._siesta_password_changed = False
-        Token.objects.filter(user=instance).delete()
 
 
 class _NoCredentialsApi(SiestaApi):
@@ -156,8 +124,7 @@ class TokenApi(_NoCredentialsApi):
         user = authenticate(request._request, **data.validated_data)
         if user is None:
             raise serializers.ValidationError(_("The username or password is not right."))
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response(self.OutputSerializer({"token": token.key}).data)
+        return Response(self.OutputSerializer({"token": user_token_issue(user=user)}).data)
 
 
 class LogoutApi(SiestaApi):
@@ -171,5 +138,5 @@ class LogoutApi(SiestaApi):
     )
     def post(self, request: Request) -> Response:
         # A script signs in again with POST /api/auth/token/, which issues a new key.
-        Token.objects.filter(user_id=signed_in_user(request).pk).delete()
+        user_token_revoke(user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

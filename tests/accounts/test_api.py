@@ -130,16 +130,6 @@ def test_register_refuses_a_password_of_only_spaces(anon, password):
     assert not get_user_model().objects.filter(username="blanca").exists()
 
 
-def test_the_register_form_refuses_a_password_of_only_spaces(client):
-    page = client.post(
-        reverse("register"), {"username": "blanca", "password1": " " * 10, "password2": " " * 10}
-    )
-
-    assert page.status_code == 200
-    assert "Your password cannot be only spaces." in page.content.decode()
-    assert not get_user_model().objects.filter(username="blanca").exists()
-
-
 def test_usernames_differing_only_in_case_cannot_both_be_stored():
     """The database refuses it too, so two registrations racing past the form's check cannot
     both win."""

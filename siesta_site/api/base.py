@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.errors import api_exception_handler
+from siesta_site.api.errors import api_exception_handler
 from siesta_site.safejson import JSONParser
 
 

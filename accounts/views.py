@@ -1,0 +1,91 @@
+"""Pages of accounts: registration and the sign-in forms (throttled like the API's).
+
+The other account pages (logout, password change) are Django's own (``accounts/urls.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from siesta_site import throttling
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    """Create an account with a username and password, sign the new user in and go home.
+
+    Accounts created are throttled per client address, with the API's register limit."""
+    form: UserCreationForm = UserCreationForm(request.POST or None)
+    if request.method == "POST":
+        address = throttling.client_address(request)
+        wait = throttling.REGISTER.hit(address)
+        if wait is not None:
+            context = {"form": UserCreationForm(), "too_many": throttling.wait_words(wait)}
+            page = render(request, "registration/register.html", context, status=429)
+            return _retry_after(page, wait)
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:  # the same name, in another case, was taken meanwhile
+                taken = form.instance.unique_error_message(type(form.instance), ["username"])
+                form.add_error("username", taken)
+            else:
+                login(request, user)
+                messages.success(
+                    request, _("Welcome, %(username)s!") % {"username": user.get_username()}
+                )
+                return redirect("home")
+        throttling.REGISTER.give_back(address)  # only accounts created count
+    return render(request, "registration/register.html", {"form": form})
+
+
+class SiteLoginView(LoginView):
+    """Django's login form, throttled like ``POST /api/auth/token/``: attempts per client address
+    and failures per username share the API's limits."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = throttling.sign_in_wait(request, request.POST.get("username"))
+        if wait is None:
+            return super().post(request, *args, **kwargs)
+        context = self.get_context_data(
+            form=self.get_form_class()(request), too_many=throttling.wait_words(wait)
+        )
+        page = self.render_to_response(context, status=429)
+        return _retry_after(page, wait)
+
+
+def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Another sign-in form (the admin's) under the same limits, answering a plain 429."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST":
+            wait = throttling.sign_in_wait(request, request.POST.get("username"))
+            if wait is not None:
+                page = HttpResponse(
+                    throttling.wait_words(wait),
+                    status=429,
+                    content_type="text/plain; charset=utf-8",
+                )
+                return _retry_after(page, wait)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _retry_after(response: HttpResponse, wait: float) -> HttpResponse:
+    response["Retry-After"] = throttling.retry_after(wait)
+    return response
