@@ -35,7 +35,7 @@ fmt: venv
 	$(BIN)/ruff format .
 
 typecheck: venv
-	$(BIN)/mypy siesta_site games ratings tournaments learn social tests
+	$(BIN)/mypy siesta_site accounts games ratings tournaments learn social tests
 
 # One worker per queue (README, Reliability), so that bots, analyses and periodic work never wait
 # for each other: `make worker` runs the three at once (Ctrl-C stops them all).

@@ -27,8 +27,8 @@ def user_register(*, username: str, password: str) -> tuple[str, str]:
 
 def user_token_issue(*, user: AbstractBaseUser) -> str:
     """The user's API token key (a new one if they have none, e.g. after a password change)."""
-    token, _created = Token.objects.get_or_create(user=user)
-    return token.key
+    token, _created = Token.objects.get_or_create(user_id=user.pk)
+    return str(token.key)
 
 
 def user_token_revoke(*, user: AbstractBaseUser) -> None:

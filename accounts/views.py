@@ -27,7 +27,7 @@ def register(request: HttpRequest) -> HttpResponse:
     """Create an account with a username and password, sign the new user in and go home.
 
     Accounts created are throttled per client address, with the API's register limit."""
-    form: UserCreationForm = UserCreationForm(request.POST or None)
+    form: UserCreationForm[Any] = UserCreationForm(request.POST or None)
     if request.method == "POST":
         address = throttling.client_address(request)
         wait = throttling.REGISTER.hit(address)

@@ -2,9 +2,9 @@
 notifications and preferences.
 
 Each service is one transaction; pushes (to a person's pages or a game's watchers) and e-mails go
-out on commit. Refusals raise the games services' errors (``InvalidInput`` 400, ``NotAllowed``
-403, ``NotFound`` 404, ``Conflict`` 409), so the API and the sockets answer them as they answer
-game errors.
+out on commit. Refusals raise the games services' errors (``InvalidInput``, ``NotAllowed``,
+``NotFound``, ``Conflict``: domain errors, ``games.errors``), so the API and the sockets answer
+them as they answer game errors.
 """
 
 from __future__ import annotations
