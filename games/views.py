@@ -177,7 +177,6 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "team_scores": selectors.team_scores(game, seats),
         "columns": COLUMNS,
         "board_rows": _board_rows(state["board"], marks),
-        "result": _result_view(game, seats),
         "can_cancel": game.status == Game.Status.OPEN
         and mine is not None
         and mine.seat == 1
@@ -267,38 +266,6 @@ def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:
     }
 
 
-def _result_view(game: Game, seats: list[Seat]) -> dict[str, Any] | None:
-    """The words of the finished game's banner."""
-    if game.status != Game.Status.FINISHED:
-        return None
-    reason = _("The game is over: %(reason)s.") % {"reason": game.get_end_reason_display()}
-    if is_aborted(game):
-        return {
-            "headline": _("Aborted: no turn was played, so nobody won."),
-            "reason": reason,
-            "team_scores": None,
-            "aborted": True,
-        }
-    winners = [s for s in seats if s.seat in selectors.outcome_of(game, seats).winners]
-    names = ", ".join(seat_name(s) for s in winners)
-    sums = selectors.team_scores(game, seats)
-    if game.mode == Game.Mode.TEAMS and sums is not None:
-        teams = sorted({s.team for s in winners if s.team})
-        if len(teams) == 1:
-            headline = _("Team %(team)s wins: %(names)s") % {"team": teams[0], "names": names}
-        else:
-            headline = _("The teams drew.")
-    elif len(winners) == 1:
-        headline = _("Winner: %(names)s") % {"names": names}
-    else:
-        headline = _("Winners (a draw): %(names)s") % {"names": names}
-    return {
-        "headline": headline,
-        "reason": reason,
-        "team_scores": sums,
-    }
-
-
 def client_strings() -> dict[str, Any]:
     """The translated words the page scripts show, handed to them with ``json_script``.
 
@@ -374,6 +341,7 @@ def client_strings() -> dict[str, Any]:
         "winners": _("Winners (a draw): %(names)s"),
         "team_wins": _("Team %(team)s wins: %(names)s"),
         "team_draw": _("The teams drew."),
+        "winner_mark": _("winner"),
         "game_over": _("The game is over: %(reason)s."),
         "replay": {
             "start": _("Start of the game"),

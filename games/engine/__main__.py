@@ -3,6 +3,7 @@
 python -m games.engine replay RECORD.json|-
 python -m games.engine best RECORD.json|-
 python -m games.engine bench [--games N] [--scoring-games N]
+python -m games.engine codec-js   (the board codec for the page scripts: static/js/codec.js)
 """
 
 from __future__ import annotations
@@ -53,7 +54,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="only time has_scoring_turn over every position of this many recorded games",
     )
+    sub.add_parser("codec-js", help="print the board codec as an ES module (static/js/codec.js)")
     args = parser.parse_args(argv)
+
+    if args.command == "codec-js":
+        from games.engine.codec_js import codec_module
+
+        sys.stdout.write(codec_module())
+        return 0
 
     if args.command == "bench":
         from games.engine.bench import run, time_has_scoring_turn

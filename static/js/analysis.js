@@ -12,13 +12,13 @@
  *     the points scored (filled bar).
  * Words come translated from the template (#analysis-strings).
  */
-(function () {
-  "use strict";
+import { seatName as nameOfSeat } from "./lib/seats.js";
+import { format, readJSON } from "./lib/util.js";
 
-  const section = document.getElementById("analysis");
-  const S = window.Siesta;
-  if (!section || !S) return;
+const analysisSection = document.getElementById("analysis");
+if (analysisSection) start(analysisSection);
 
+function start(section) {
   const BIG_MISS = 3;
   const HUGE_MISS = 6;
   const SVG = "http://www.w3.org/2000/svg";
@@ -28,7 +28,7 @@
   for (const item of section.querySelectorAll("#analysis-strings [data-key]")) {
     words[item.dataset.key] = item.textContent.trim();
   }
-  const pageStrings = S.readJSON("game-strings") || {};
+  const pageStrings = readJSON("game-strings") || {};
   const language = document.documentElement.lang || undefined;
   const percent = new Intl.NumberFormat(language, {
     style: "percent",
@@ -36,7 +36,7 @@
     maximumFractionDigits: 1,
   });
 
-  let replay = null; // window.siestaReplay once the replay is ready
+  let replay = null; // the replay's hook (replay.js), once the replay is ready
   let analysis = null; // the API's answer once done
   let showBest = false;
   let pollDelay = 1500;
@@ -51,7 +51,7 @@
 
   function seatName(seatNumber) {
     const seat = replay && replay.state.seats[seatNumber - 1];
-    return seat ? S.seatName(seat, pageStrings) : String(seatNumber);
+    return seat ? nameOfSeat(seat, pageStrings) : String(seatNumber);
   }
 
   // -- fetching ----------------------------------------------------------------------------------
@@ -104,7 +104,7 @@
       .map((turn) => ({
         ply: turn.ply,
         text: turn.missed >= HUGE_MISS ? "??" : "?!",
-        title: S.format(words.mark_title, {
+        title: format(words.mark_title, {
           missed: turn.missed,
           move: turn.best_move,
           best: turn.best_points,
@@ -127,14 +127,14 @@
       return;
     }
     const parts = [
-      S.format(words.next, {
+      format(words.next, {
         ply: next.ply,
         name: seatName(next.seat),
         played: next.played_points,
         best: next.best_points,
       }),
     ];
-    if (next.best_move) parts.push(S.format(words.next_best, { move: next.best_move }));
+    if (next.best_move) parts.push(format(words.next_best, { move: next.best_move }));
     if (next.hint) parts.push(words.next_hint);
     text.textContent = parts.join(" ");
     text.classList.toggle("is-miss", next.missed >= BIG_MISS);
@@ -173,8 +173,8 @@
         const link = document.createElement("button");
         link.type = "button";
         link.className = "link-button";
-        link.textContent = S.format(words.miss, { ply: miss.ply, missed: miss.missed });
-        link.title = S.format(words.miss_title, { ply: miss.ply });
+        link.textContent = format(words.miss, { ply: miss.ply, missed: miss.missed });
+        link.title = format(words.miss_title, { ply: miss.ply });
         link.addEventListener("click", () => replay.goTo(miss.ply - 1));
         misses.appendChild(link);
       });
@@ -237,7 +237,7 @@
           class: "bar-played" + (turn.missed >= BIG_MISS ? " is-miss" : ""),
         }, group);
         const title = svg("title", {}, group);
-        title.textContent = S.format(words.bar_title, {
+        title.textContent = format(words.bar_title, {
           ply: turn.ply,
           played: turn.played_points,
           best: turn.best_points,
@@ -262,8 +262,8 @@
     renderNext();
   });
 
-  document.addEventListener("replay:ready", () => {
-    replay = window.siestaReplay;
+  document.addEventListener("replay:ready", (event) => {
+    replay = event.detail.replay;
     if (!replay) return;
     if (replay.state.status !== "finished") {
       setStatus(words.not_over);
@@ -278,4 +278,4 @@
     renderNext();
     renderChart();
   });
-})();
+}

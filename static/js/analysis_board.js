@@ -6,14 +6,18 @@
  *   POST /api/analysis/best/  the exact best turn and the best few
  * Playing a turn at an earlier position replaces the rest of the line.
  */
-(function () {
-  "use strict";
+import * as Learn from "./lib/learn.js";
+import { BOARD_CHARS } from "./codec.js";
+import { Board } from "./lib/board.js";
+import { COLUMNS, emptyBoard, parseMove } from "./lib/notation.js";
+import { format, readJSON } from "./lib/util.js";
 
+function main() {
   const $ = (id) => document.getElementById(id);
-  const initial = Siesta.readJSON("analysis-initial");
-  const strings = Siesta.readJSON("learn-strings");
+  const initial = readJSON("analysis-initial");
+  const strings = readJSON("learn-strings");
   const words = strings.learn;
-  const board = new Siesta.Board($("analysis-board"), strings);
+  const board = new Board($("analysis-board"), strings);
 
   let record = normalise(initial.record);
   let line = null;
@@ -21,8 +25,8 @@
   let reach = null;
   let shown = null; // a best turn shown on the board
   let errorCell = null;
-  let editRows = Siesta.emptyBoard();
-  let editPiece = "S";
+  let editRows = emptyBoard();
+  let editPiece = BOARD_CHARS.sun;
 
   function normalise(raw) {
     const result = { players: raw.players || 2, variant: raw.variant || "standard", moves: raw.moves || [] };
@@ -47,7 +51,7 @@
   const builder = new Learn.TurnBuilder({
     board,
     picker: "#play-picker",
-    rows: () => (state() ? state().board : Siesta.emptyBoard()),
+    rows: () => (state() ? state().board : emptyBoard()),
     seat: () => (state() ? state().to_move : 1),
     enabled: () => !editing() && state() && !state().over,
     onChange: checkTurn,
@@ -64,7 +68,7 @@
     }
     line = answer.data;
     if (line.error) {
-      say(Siesta.format("%(turn)s: %(message)s", { turn: line.error.turn + 1, message: line.error.message }), "error");
+      say(format("%(turn)s: %(message)s", { turn: line.error.turn + 1, message: line.error.message }), "error");
       record.moves = record.moves.slice(0, line.error.turn);
     }
     const last = line.states.length - 1;
@@ -78,7 +82,7 @@
 
   function lastCells() {
     if (cursor === 0 || !line) return [];
-    return (Siesta.parseMove(line.turns[cursor - 1].move) || []).map((p) => p.cell);
+    return (parseMove(line.turns[cursor - 1].move) || []).map((p) => p.cell);
   }
 
   function render() {
@@ -89,7 +93,7 @@
     }
     const current = state();
     if (!current) return;
-    const overlay = shown ? (Siesta.parseMove(shown) || []).map((p) => ({ ...p, seat: current.to_move })) : [];
+    const overlay = shown ? (parseMove(shown) || []).map((p) => ({ ...p, seat: current.to_move })) : [];
     board.render(current.board, {
       last: lastCells(),
       provisional: builder.placements,
@@ -98,15 +102,15 @@
     });
     board.grid.classList.toggle("is-playable", !current.over);
     $("analysis-status").textContent = current.over
-      ? Siesta.format(words.over, { reason: strings.end_reasons[current.end_reason] || current.end_reason })
-      : Siesta.format(words.to_move, { seat: current.to_move });
+      ? format(words.over, { reason: strings.end_reasons[current.end_reason] || current.end_reason })
+      : format(words.to_move, { seat: current.to_move });
     Learn.seatTable($("analysis-seats"), current, strings);
     $("supply-suns").textContent = current.supply.suns;
     $("supply-shadows").textContent = current.supply.shadows;
     $("analysis-position").textContent =
       cursor === 0 && line.turns.length === 0
         ? words.start
-        : Siesta.format(words.position, { ply: cursor, total: line.turns.length });
+        : format(words.position, { ply: cursor, total: line.turns.length });
     for (const button of document.querySelectorAll("#play-picker .piece-roof")) {
       button.className = "piece piece-roof piece-inline seat-" + (current.to_move || 1);
       button.querySelector(".piece-label").textContent = current.to_move || 1;
@@ -125,8 +129,8 @@
       info.textContent = builder.placements.length ? words.thinking : "";
       return;
     }
-    const parts = [Siesta.format(words.so_far, { points: reach.so_far })];
-    parts.push(reach.reachable > 0 ? Siesta.format(words.reachable, { points: reach.reachable }) : words.no_reach);
+    const parts = [format(words.so_far, { points: reach.so_far })];
+    parts.push(reach.reachable > 0 ? format(words.reachable, { points: reach.reachable }) : words.no_reach);
     if (reach.complete) parts.push(words.complete);
     info.textContent = parts.join(" · ");
   }
@@ -193,7 +197,7 @@
       return;
     }
     const data = answer.data;
-    say(data.move ? Siesta.format(words.best, { move: data.move, points: data.points }) : words.no_best);
+    say(data.move ? format(words.best, { move: data.move, points: data.points }) : words.no_best);
     for (const item of data.top) {
       const li = document.createElement("li");
       const show = document.createElement("button");
@@ -205,7 +209,7 @@
         render();
       });
       const points = document.createElement("span");
-      points.textContent = " " + Siesta.format(words.points, { points: item.points }) + " ";
+      points.textContent = " " + format(words.points, { points: item.points }) + " ";
       const play = document.createElement("button");
       play.type = "button";
       play.className = "button-small button-secondary";
@@ -298,9 +302,9 @@
 
   function editCell(cell) {
     const row = Number(cell.slice(1)) - 1;
-    const column = Siesta.COLUMNS.indexOf(cell[0]);
+    const column = COLUMNS.indexOf(cell[0]);
     const chars = editRows[row].split("");
-    chars[column] = chars[column] === editPiece ? "." : editPiece;
+    chars[column] = chars[column] === editPiece ? BOARD_CHARS.empty : editPiece;
     editRows[row] = chars.join("");
     errorCell = null;
     render();
@@ -325,7 +329,7 @@
     render();
   });
   $("setup-clear").addEventListener("click", () => {
-    editRows = Siesta.emptyBoard();
+    editRows = emptyBoard();
     render();
   });
   $("setup-use").addEventListener("click", useSetup);
@@ -363,4 +367,6 @@
 
   if (initial.error) say(initial.error, "error");
   load(initial.ply);
-})();
+}
+
+main();

@@ -4,9 +4,10 @@
  * (chat_history, chat, chat_removed, chat_mute) and the rematch ones (rematch_offer, rematch),
  * and leaves the state frames to the board. Chat text is only ever set as textContent.
  */
-(function () {
-  "use strict";
+import { api as request } from "./lib/http.js";
+import { format } from "./lib/util.js";
 
+function main() {
   const panel = document.getElementById("chat");
   if (!panel) return;
   const S = JSON.parse(document.getElementById("chat-strings").textContent);
@@ -21,11 +22,7 @@
   let retry = 1000;
   let muted = false;
 
-  function fill(text, values) {
-    return String(text || "").replace(/%\((\w+)\)s/g, (match, name) =>
-      name in values ? String(values[name]) : match
-    );
-  }
+  const fill = format;
 
   function timeOf(at) {
     const date = new Date(at);
@@ -102,8 +99,7 @@
 
   function setUpRematch() {
     if (!rematchBox) return;
-    // together.js (loaded after this script) does the fetching.
-    const api = (...args) => window.SiestaTogether.api(...args);
+    const api = (method, url, body) => request(method, url, body, S.error);
     const ask = document.getElementById("rematch-button");
     ask.addEventListener("click", async () => {
       ask.disabled = true;
@@ -229,4 +225,6 @@
   setUpRematch();
   showEmpty();
   connect();
-})();
+}
+
+main();

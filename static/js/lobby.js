@@ -3,9 +3,7 @@
  * teams only with 4 players and Rated only when a seat is left to a person (the server checks all
  * three again); the game lists refresh themselves every few seconds while the page is visible.
  */
-(function () {
-  "use strict";
-
+function main() {
   const POLL_MS = 5000;
 
   const form = document.getElementById("create-form");
@@ -76,4 +74,6 @@
 
   window.setInterval(refresh, POLL_MS);
   document.addEventListener("visibilitychange", refresh);
-})();
+}
+
+main();

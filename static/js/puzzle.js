@@ -3,14 +3,17 @@
  * checks each placement (POST /api/analysis/turn/, points so far only) and the whole turn
  * (POST /api/puzzles/<id>/attempts/): solved when it scores the maximum.
  */
-(function () {
-  "use strict";
+import * as Learn from "./lib/learn.js";
+import { Board } from "./lib/board.js";
+import { format, readJSON } from "./lib/util.js";
+import { parseMove } from "./lib/notation.js";
 
+function main() {
   const $ = (id) => document.getElementById(id);
-  const puzzle = Siesta.readJSON("puzzle-state");
-  const strings = Siesta.readJSON("learn-strings");
+  const puzzle = readJSON("puzzle-state");
+  const strings = readJSON("learn-strings");
   const words = strings.learn;
-  const board = new Siesta.Board($("puzzle-board"), strings);
+  const board = new Board($("puzzle-board"), strings);
   const position = {
     players: puzzle.players,
     variant: puzzle.variant,
@@ -39,7 +42,7 @@
 
   function render() {
     const overlay = solution
-      ? (Siesta.parseMove(solution) || []).map((p) => ({ ...p, seat: puzzle.to_move }))
+      ? (parseMove(solution) || []).map((p) => ({ ...p, seat: puzzle.to_move }))
       : [];
     board.render(puzzle.board, {
       provisional: solution ? [] : builder.placements,
@@ -49,7 +52,7 @@
     board.grid.classList.toggle("is-playable", !done);
     $("pending-move").textContent = builder.text();
     $("so-far").textContent =
-      check && builder.placements.length ? Siesta.format(words.so_far, { points: check.so_far }) : "";
+      check && builder.placements.length ? format(words.so_far, { points: check.so_far }) : "";
     $("submit-button").disabled = done || !(check && check.complete);
   }
 
@@ -82,21 +85,21 @@
     $("puzzle-result").hidden = false;
     $("puzzle-result").classList.toggle("is-solved", result.solved);
     $("result-line").textContent =
-      Siesta.format(words.found, { points: result.points, best: result.best_points }) +
+      format(words.found, { points: result.points, best: result.best_points }) +
       " " +
       (result.solved
-        ? Siesta.format(words.solved, { points: result.best_points })
-        : Siesta.format(words.not_solved, { best: result.best_points }));
+        ? format(words.solved, { points: result.best_points })
+        : format(words.not_solved, { best: result.best_points }));
     $("result-rating").textContent = result.rated
-      ? Siesta.format(words.rating, {
+      ? format(words.rating, {
           before: Math.round(result.rating_before),
           after: Math.round(result.rating_after),
         })
       : "";
     if (result.rated && $("my-rating")) $("my-rating").textContent = Math.round(result.rating_after);
     $("result-streak").textContent =
-      result.streak !== null ? Siesta.format(words.streak, { streak: result.streak }) : "";
-    $("solution-text").textContent = Siesta.format(words.solution, { move: result.solution });
+      result.streak !== null ? format(words.streak, { streak: result.streak }) : "";
+    $("solution-text").textContent = format(words.solution, { move: result.solution });
     $("solution-button").onclick = () => {
       solution = solution ? null : result.solution;
       $("solution-text").hidden = !solution;
@@ -109,7 +112,7 @@
     }
     $("source-analysis").href = result.source.url;
     if (result.source.label) {
-      $("source-label").textContent = Siesta.format(words.source, {
+      $("source-label").textContent = format(words.source, {
         label: result.source.label,
         ply: result.source.ply + 1,
       });
@@ -122,4 +125,6 @@
 
   Learn.seatTable($("puzzle-seats"), position, strings);
   render();
-})();
+}
+
+main();

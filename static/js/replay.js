@@ -4,12 +4,12 @@
  *
  * Hook for the post-game analysis (static/js/analysis.js, loaded after this file):
  *
- *   document "replay:ready"  CustomEvent, detail {state}: once, at the window's "load" (after
+ *   document "replay:ready"  CustomEvent, detail {state, replay}: once, at the window's "load" (after
  *                            every deferred script has run, so analysis.js can listen first).
  *   document "replay:step"   CustomEvent, detail {ply, total, turn}: after every step (and once
  *                            right after "replay:ready"). `turn` is the turn just played (null
  *                            at ply 0).
- *   window.siestaReplay = {
+ *   event.detail.replay of "replay:ready" = {
  *     state,                 the game as API.md describes it
  *     ply, total,            the turn shown (0 = empty board) and the number of turns
  *     goTo(ply),             show the board after turn `ply`
@@ -22,32 +22,34 @@
  *     clearBoardOverlay(),
  *   }
  */
-(function () {
-  "use strict";
+import { Board } from "./lib/board.js";
+import { emptyBoard, parseMove, place } from "./lib/notation.js";
+import { hintMark, renderResult, renderSeats, seatName } from "./lib/seats.js";
+import { format, readJSON } from "./lib/util.js";
 
-  const S = window.Siesta;
-  const page = document.getElementById("replay-page");
-  if (!S || !page) return;
+const replayPage = document.getElementById("replay-page");
+if (replayPage) start(replayPage);
 
-  const strings = S.readJSON("game-strings");
-  const state = S.readJSON("game-state");
+function start(page) {
+  const strings = readJSON("game-strings");
+  const state = readJSON("game-state");
   const turns = state.turns;
   const total = turns.length;
   const seatCount = state.seats.length;
-  const board = new S.Board(document.getElementById("replay-board"), strings);
+  const board = new Board(document.getElementById("replay-board"), strings);
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
 
   // Running scores and roofs after each ply: index 0 is the start.
   const scores = [new Array(seatCount).fill(0)];
   const roofs = [new Array(seatCount).fill(15)];
-  const boards = [S.emptyBoard()];
+  const boards = [emptyBoard()];
   turns.forEach((turn, index) => {
     scores.push(scores[index].map((score, seat) => score + (turn.points[seat] || 0)));
-    const placements = S.parseMove(turn.move) || [];
+    const placements = parseMove(turn.move) || [];
     const used = placements.filter((p) => p.piece === "R").length;
     roofs.push(roofs[index].map((left, seat) => (seat + 1 === turn.seat ? left - used : left)));
-    boards.push(S.place(boards[index], placements, turn.seat));
+    boards.push(place(boards[index], placements, turn.seat));
   });
 
   let ply = total;
@@ -68,12 +70,12 @@
   function render() {
     const turn = ply ? turns[ply - 1] : null;
     board.render(boards[ply], {
-      last: turn ? (S.parseMove(turn.move) || []).map((p) => p.cell) : [],
+      last: turn ? (parseMove(turn.move) || []).map((p) => p.cell) : [],
       overlay,
       seat: overlaySeat,
     });
     const next = ply < total ? turns[ply].seat : null;
-    S.renderSeats($("seat-panels"), state.seats, {
+    renderSeats($("seat-panels"), state.seats, {
       strings,
       scores: scores[ply],
       roofs: roofs[ply],
@@ -83,7 +85,7 @@
       teamBox: $("team-sums"),
     });
     $("replay-position").textContent = ply
-      ? S.format(strings.replay.position, { ply, total })
+      ? format(strings.replay.position, { ply, total })
       : strings.replay.start;
     renderMove(turn);
     renderTurnList();
@@ -98,12 +100,12 @@
     const seat = state.seats[turn.seat - 1];
     const chip = document.createElement("span");
     chip.className = "seat-chip seat-" + turn.seat;
-    chip.textContent = S.format(strings.replay.played, {
-      name: S.seatName(seat, strings),
+    chip.textContent = format(strings.replay.played, {
+      name: seatName(seat, strings),
       move: turn.move,
     });
     box.appendChild(chip);
-    if (turn.hint) box.appendChild(S.hintMark(strings));
+    if (turn.hint) box.appendChild(hintMark(strings));
   }
 
   function renderTurnList() {
@@ -244,12 +246,12 @@
   }
 
   function drawBoardOverlay(move, options = {}) {
-    overlay = typeof move === "string" ? S.parseMove(move) || [] : [...(move || [])];
+    overlay = typeof move === "string" ? parseMove(move) || [] : [...(move || [])];
     if (options.className) overlay = overlay.map((p) => ({ ...p, className: options.className }));
     overlaySeat = options.seat || (ply < total ? turns[ply].seat : 1);
     const turn = ply ? turns[ply - 1] : null;
     board.render(boards[ply], {
-      last: turn ? (S.parseMove(turn.move) || []).map((p) => p.cell) : [],
+      last: turn ? (parseMove(turn.move) || []).map((p) => p.cell) : [],
       overlay,
       seat: overlaySeat,
     });
@@ -259,7 +261,7 @@
     drawBoardOverlay([]);
   }
 
-  window.siestaReplay = {
+  const replay = {
     state,
     total,
     get ply() {
@@ -306,14 +308,15 @@
     }
   });
 
+  renderResult(document.getElementById("result-banner"), state, strings);
   render();
   // Announce once every deferred script (analysis.js among them) has had a chance to listen.
   function announce() {
-    document.dispatchEvent(new CustomEvent("replay:ready", { detail: { state } }));
+    document.dispatchEvent(new CustomEvent("replay:ready", { detail: { state, replay } }));
     document.dispatchEvent(
       new CustomEvent("replay:step", { detail: { ply, total, turn: ply ? turns[ply - 1] : null } })
     );
   }
   if (document.readyState === "complete") window.setTimeout(announce, 0);
   else window.addEventListener("load", announce, { once: true });
-})();
+}

@@ -4,9 +4,10 @@
  * header and sends the presence heartbeat; green dots on the names of people online; the
  * quick-pairing buttons of the lobby. Text from the server is only ever set as textContent.
  */
-(function () {
-  "use strict";
+import { api as request } from "./lib/http.js";
+import { format } from "./lib/util.js";
 
+function main() {
   const stringsNode = document.getElementById("together-strings");
   const S = stringsNode ? JSON.parse(stringsNode.textContent) : {};
   const HEARTBEAT_MS = 25000;
@@ -16,40 +17,8 @@
   let seek = null;
   let seekTimer = null;
 
-  function fill(text, values) {
-    return String(text || "").replace(/%\((\w+)\)s/g, (match, name) =>
-      name in values ? String(values[name]) : match
-    );
-  }
-
-  function csrfToken() {
-    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    if (match) return decodeURIComponent(match[1]);
-    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
-  }
-
-  async function api(method, url, body) {
-    const response = await fetch(url, {
-      method: method,
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (error) {
-      data = null;
-    }
-    if (!response.ok) {
-      const error = new Error((data && data.error) || S.error);
-      error.status = response.status;
-      error.data = data;
-      throw error;
-    }
-    return data;
-  }
+  const fill = format;
+  const api = (method, url, body) => request(method, url, body, S.error);
 
   // -- toasts ---------------------------------------------------------------------------------
 
@@ -353,5 +322,6 @@
     if (linked) schedulePresence();
   }).observe(document.body, { childList: true, subtree: true });
 
-  window.SiestaTogether = { api: api, toast: toast, fill: fill };
-})();
+}
+
+main();

@@ -6,15 +6,11 @@
  * page's language, and swaps it in: standings, rounds and the "Play your game" button appear
  * without a reload.
  */
-(function () {
-  "use strict";
+import { format } from "./lib/util.js";
 
+function main() {
   const stringsNode = document.getElementById("tournament-strings");
   const strings = stringsNode ? JSON.parse(stringsNode.textContent) : {};
-
-  function format(template, values) {
-    return String(template || "").replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
-  }
 
   function pad(n) {
     return String(n).padStart(2, "0");
@@ -111,4 +107,6 @@
   }
 
   connect();
-})();
+}
+
+main();

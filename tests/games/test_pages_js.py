@@ -1,11 +1,13 @@
-"""The page scripts' pure helpers (static/js/board.js), run in Node: the replay's client-side
-board reconstruction must give the server's board after every turn."""
+"""The page scripts' pure helpers (ES modules under static/js/lib), run in Node: the replay's
+client-side board reconstruction must give the server's board after every turn; the board codec
+(static/js/codec.js) is the one the engine generates."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,28 +23,75 @@ from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn
 
 NODE = shutil.which("node")
-BOARD_JS = Path(settings.BASE_DIR) / "static" / "js" / "board.js"
+STATIC_JS = Path(settings.BASE_DIR) / "static" / "js"
+needs_node = pytest.mark.skipif(NODE is None, reason="needs Node.js to run the page scripts")
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js to run the page scripts")
+
+@pytest.fixture(scope="module")
+def js_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of static/js that Node reads as ES modules (a package.json of type "module")."""
+    tree = tmp_path_factory.mktemp("js") / "js"
+    shutil.copytree(STATIC_JS, tree)
+    (tree / "package.json").write_text('{"type": "module"}')
+    return tree
 
 
-def run_board_js(expression: str, **values: object) -> object:
-    """Evaluate ``expression`` with ``window.Siesta`` loaded and ``values`` as globals."""
-    script = (
-        "globalThis.window = {};\n"
-        + BOARD_JS.read_text()
-        + "\nconst S = window.Siesta;\n"
-        + "".join(f"const {name} = {json.dumps(value)};\n" for name, value in values.items())
-        + f"process.stdout.write(JSON.stringify({expression}));\n"
-    )
-    assert NODE is not None
+@pytest.fixture
+def run_board_js(js_tree: Path):
+    """Evaluate an expression with ``S`` the pure modules' exports and ``values`` as constants."""
+
+    def run(expression: str, **values: object) -> object:
+        script = (
+            "const S = {\n"
+            + "".join(
+                f"  ...(await import({json.dumps((js_tree / 'lib' / name).as_uri())})),\n"
+                for name in ("notation.js", "util.js", "seats.js")
+            )
+            + "};\n"
+            + "".join(f"const {name} = {json.dumps(value)};\n" for name, value in values.items())
+            + f"process.stdout.write(JSON.stringify({expression}));\n"
+        )
+        assert NODE is not None
+        done = subprocess.run(
+            [NODE, "--input-type=module", "-"],
+            input=script,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
+        return json.loads(done.stdout)
+
+    return run
+
+
+def test_the_committed_codec_is_the_one_the_engine_generates():
+    """static/js/codec.js is `python -m games.engine codec-js` (regenerate it after changing
+    the engine's notation)."""
     done = subprocess.run(
-        [NODE, "-"], input=script, capture_output=True, text=True, timeout=30, check=True
+        [sys.executable, "-m", "games.engine", "codec-js"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=settings.BASE_DIR,
     )
-    return json.loads(done.stdout)
+    assert (STATIC_JS / "codec.js").read_text() == done.stdout
 
 
-def test_parse_move_and_back():
+@needs_node
+def test_the_codec_gives_the_engine_characters(run_board_js):
+    from games.engine import Position
+
+    position = Position(players=4)
+    position.play("SA1 RB1 HC1")
+    rows = position.board_text()
+    assert run_board_js("S.place(S.emptyBoard(), S.parseMove('SA1 RB1 HC1'), 1)") == rows
+    assert run_board_js("S.boardAfter([{seat: 4, move: 'RA1'}], 1)[0][0]") == "4"
+
+
+@needs_node
+def test_parse_move_and_back(run_board_js):
     assert run_board_js('S.parseMove("sf5  RF6 hf7")') == [
         {"piece": "S", "cell": "F5"},
         {"piece": "R", "cell": "F6"},
@@ -53,14 +102,16 @@ def test_parse_move_and_back():
         assert run_board_js("S.parseMove(text)", text=bad) is None
 
 
-def test_format_fills_named_placeholders():
+@needs_node
+def test_format_fills_named_placeholders(run_board_js):
     assert run_board_js('S.format("%(cell)s: roof of seat %(seat)s", {cell: "F5", seat: 2})') == (
         "F5: roof of seat 2"
     )
 
 
+@needs_node
 @pytest.mark.django_db
-def test_board_after_every_turn_matches_the_server():
+def test_board_after_every_turn_matches_the_server(run_board_js):
     users = [UserFactory(), UserFactory(), UserFactory()]
     game = make_game(players=3, users=users)
     boards = [list(game_get(game.pk).board)]
@@ -78,8 +129,9 @@ def test_board_after_every_turn_matches_the_server():
     assert rebuilt == boards
 
 
+@needs_node
 @pytest.mark.django_db
-def test_result_words_match_the_server_banner():
+def test_result_words_match_the_server_banner(run_board_js):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = make_game(users=[alice, bob])
     play_best_turn(game)
@@ -91,8 +143,9 @@ def test_result_words_match_the_server_banner():
     assert words == {"headline": "Winner: bob", "reason": "The game is over: resignation."}
 
 
+@needs_node
 @pytest.mark.django_db
-def test_result_words_of_an_aborted_game_name_no_winner():
+def test_result_words_of_an_aborted_game_name_no_winner(run_board_js):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = make_game(users=[alice, bob])
     services.game_resign(game_id=game.pk, user=alice)

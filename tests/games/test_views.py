@@ -269,14 +269,15 @@ def test_game_page_draws_pieces_and_highlights_the_last_turn(client, user, activ
     assert re.search(r'class="cell" role="gridcell" data-cell="D1" aria-label="D1: empty"', content)
 
 
-def test_game_page_seat_panels(client, user, active_game):
+def test_game_page_bootstraps_the_seat_panels(client, user, active_game):
+    """The panels are drawn by static/js/lib/seats.js (tests/browser) from the embedded state."""
     client.force_login(user)
     content = client.get(reverse("game", args=[active_game.pk])).content.decode()
-    panels = content.split('id="seat-panels"')[1].split("</ol>")[0]
-    assert 'href="/users/bob/"' in panels
-    assert f'href="/users/{user.username}/"' in panels
-    assert "seat-panel seat-2 is-to-move" in panels
-    assert "Roofs left: 14" in panels
+    assert '<ol class="seat-panels" id="seat-panels" aria-label="Players"></ol>' in content
+    state = embedded_state(content)
+    assert [s["username"] for s in state["seats"]] == [user.username, "bob"]
+    assert state["to_move"] == 2
+    assert state["seats"][0]["roofs_left"] == 14
     assert 'id="supply-suns">24<' in content
     assert 'id="supply-shadows">74<' in content
 
@@ -312,17 +313,15 @@ def test_bot_seats_are_named_by_level(client, user):
 def test_team_game_shows_teams(client, user):
     game = make_game(users=[user], players=4, mode="teams")
     content = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert content.count("badge badge-team team-1") >= 2
-    assert content.count("badge badge-team team-2") >= 2
-    assert "Team 1: 0" in content
-    assert "Team 2: 0" in content
+    assert sorted(s["team"] for s in embedded_state(content)["seats"]) == [1, 1, 2, 2]
+    assert "Team %(team)s: %(score)s" in content  # the words the panels' script fills in
 
 
 def test_hinted_seat_shows_the_bulb(client, user, active_game):
     bob = active_game.seats.get(seat=2).user
     services.game_hint(game_id=active_game.pk, user=bob)
     content = client.get(reverse("game", args=[active_game.pk])).content.decode()
-    assert "badge badge-hint" in content
+    assert [s["hinted"] for s in embedded_state(content)["seats"]] == [False, True]
 
 
 @pytest.mark.parametrize("name", ["game", "game_replay"])
@@ -338,9 +337,7 @@ def test_finished_game_page_shows_winners_and_the_replay(client, user, active_ga
     response = client.get(reverse("game", args=[active_game.pk]))
     assert response.status_code == 200
     content = response.content.decode()
-    assert 'id="result-banner"' in content
-    assert "Winner: bob" in content
-    assert "The game is over: resignation." in content
+    assert 'id="result-banner"' in content  # its words: lib/seats.js (test_pages_js, browser)
     assert 'id="replay-board"' in content
     assert 'id="controls"' not in content
     assert "js/replay.js" in content
@@ -360,10 +357,10 @@ def test_finished_team_game_shows_team_result(client, user):
     game = game_get(game.pk)
     assert game.status == Game.Status.FINISHED
     content = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert re.search(r"Team 1: \d+", content)
-    assert re.search(r"Team 2: \d+", content)
-    winning_team = game.seats.get(seat=game.winners[0]).team
-    assert f"Team {winning_team} wins:" in content
+    state = embedded_state(content)
+    assert len(state["result"]["team_scores"]) == 2
+    assert state["mode"] == "teams"
+    assert 'id="result-banner"' in content
 
 
 def test_replay_lists_turns_with_points_and_hint_marks(client, user, active_game):
@@ -406,9 +403,10 @@ def test_a_game_resigned_before_any_turn_is_aborted_without_a_winner(client, use
     game = make_game(users=[user, UserFactory(username="bob")])
     services.game_resign(game_id=game.pk, user=user)
     content = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Aborted: no turn was played, so nobody won." in content
-    assert 'id="result-headline">Winner' not in content
-    assert "#icon-trophy" not in content
+    state = embedded_state(content)
+    assert state["ply"] == 0  # lib/seats.js: aborted, no trophy (test_pages_js)
+    assert state["result"]["end_reason"] == "resigned"
+    assert "Aborted: no turn was played, so nobody won." in content  # in the page's strings
 
 
 # -- the lobby that gets you playing -----------------------------------------------------------
