@@ -30,7 +30,6 @@ from games.models import Game, Seat
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
 from social.models import (
-    CHAT_MAX_LENGTH,
     Challenge,
     ChatMessage,
     Notification,
@@ -120,7 +119,7 @@ def seek_create(
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
-    turn_seconds: int = 120,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     rating_range: int | None = None,
     bot_fill: bool = False,
 ) -> Seek:
@@ -418,9 +417,9 @@ def chat_post(
             raise InvalidInput(_("Unknown quick message %(preset)s.") % {"preset": preset})
         text = str(CHAT_PRESETS[preset])
     text = (text or "").strip()
-    if not 1 <= len(text) <= CHAT_MAX_LENGTH:
+    if not 1 <= len(text) <= ChatMessage.MAX_LENGTH:
         raise InvalidInput(
-            _("A chat message has 1 to %(limit)s characters.") % {"limit": CHAT_MAX_LENGTH}
+            _("A chat message has 1 to %(limit)s characters.") % {"limit": ChatMessage.MAX_LENGTH}
         )
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
@@ -499,7 +498,7 @@ def challenge_create(
     username: str,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
-    turn_seconds: int = 120,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
 ) -> Challenge:
     """Invite ``username`` to a two-player game. They see it live, and on their next visit."""
     game_services.game_settings_check(

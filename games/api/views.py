@@ -25,8 +25,6 @@ from games.api.serializers import (
 )
 from games.models import Game, Seat
 
-MAX_TURN_SECONDS = 7 * 24 * 3600
-
 
 def _game(game_id: int) -> Game:
     try:
@@ -84,7 +82,9 @@ class GameListCreateApi(SiestaApi):
         )
         rated = serializers.BooleanField(default=True)
         turn_seconds = serializers.IntegerField(
-            min_value=10, max_value=MAX_TURN_SECONDS, default=120
+            min_value=Game.MIN_TURN_SECONDS,
+            max_value=Game.MAX_TURN_SECONDS,
+            default=Game.DEFAULT_TURN_SECONDS,
         )
         bots = serializers.ListField(
             child=BotSeatSerializer(),
