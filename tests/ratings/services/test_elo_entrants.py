@@ -31,6 +31,17 @@ def _exactly(stored: Any, expected: Any) -> bool:
     return bool(stored == expected)
 
 
+def _hinted_three(users: list[Any], resigners: list[Any]) -> Game:
+    """A game of three where the first asks for a hint, everyone moves once, then two resign."""
+    game = make_game(players=3, users=users)
+    play_turn(game.pk, hint=True)
+    play_turn(game.pk)
+    play_turn(game.pk)
+    for user in resigners:
+        game_services.game_resign(game_id=game.pk, user=user)
+    return game
+
+
 def _varied_history() -> None:
     """Free-for-all games of 2, 3 and 4 people (one with a hint, some with a player out) and a
     played-out team game, so that ratings, game counts and K differ between players."""
@@ -40,12 +51,7 @@ def _varied_history() -> None:
         game = make_game(users=pair)
         play_round(game)
         game_services.game_resign(game_id=game.pk, user=resigner)
-    three = make_game(players=3, users=[c, d, b])
-    play_turn(three.pk, hint=True)
-    play_turn(three.pk)
-    play_turn(three.pk)
-    game_services.game_resign(game_id=three.pk, user=d)
-    game_services.game_resign(game_id=three.pk, user=b)
+    _hinted_three([c, d, b], [d, b])
     play_to_end(make_game(players=4, users=[b, a, d, c]), hint_seats=frozenset({2}))
     play_to_end(make_game(players=4, users=[d, c, b, a], mode="teams"))
 
@@ -63,12 +69,7 @@ def test_live_and_replay_give_bit_identical_ratings(monkeypatch: pytest.MonkeyPa
 
 def test_live_and_replay_build_the_same_entrants() -> None:
     a, b, c = UserFactory(), UserFactory(), UserFactory()
-    game = make_game(players=3, users=[c, a, b])
-    play_turn(game.pk, hint=True)
-    play_turn(game.pk)
-    play_turn(game.pk)
-    game_services.game_resign(game_id=game.pk, user=a)
-    game_services.game_resign(game_id=game.pk, user=b)
+    game = _hinted_three([c, a, b], [a, b])
     before = {1: 1612.25, 2: 1487.5, 3: 1500.0}
 
     def rating_of(seat: int) -> Rating:
