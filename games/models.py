@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import timedelta
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 EMPTY_BOARD = ["." * 12] * 12
 
@@ -127,6 +130,16 @@ class Game(models.Model):
             return None
         seats = self.seats.all() if seats is None else seats
         return next((s for s in seats if s.seat == self.to_move), None)
+
+    def seat_of(
+        self, user: AbstractBaseUser | AnonymousUser | None, seats: Iterable[Seat] | None = None
+    ) -> Seat | None:
+        """``user``'s seat (None for a visitor or someone not playing), among ``seats`` as in
+        ``seat_to_move``."""
+        if user is None or not user.is_authenticated:
+            return None
+        seats = self.seats.all() if seats is None else seats
+        return next((s for s in seats if s.user_id == user.pk), None)
 
 
 class Seat(models.Model):

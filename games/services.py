@@ -175,12 +175,6 @@ def _lock(game_id: int) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
-def _seat_of(seats: Sequence[Seat], user: AbstractBaseUser | None) -> Seat | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return next((s for s in seats if s.user_id == user.pk), None)
-
-
 def _after_commit(func: Callable[..., Any], *args: Any) -> None:
     """Run ``func(*args)`` once the transaction commits, isolated from the other hooks.
 
@@ -432,7 +426,7 @@ def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
         game, seats = _lock(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game has already started."))
-        if _seat_of(seats, user):
+        if game.seat_of(user, seats):
             raise Conflict(_("You already have a seat in this game."))
         free = next((s for s in seats if not s.is_filled), None)
         if free is None:
@@ -495,7 +489,7 @@ def _check_turn(game: Game, seats: Sequence[Seat], user: AbstractBaseUser | None
         if game.status == Game.Status.OPEN:
             raise Conflict(_("The game has not started yet."))
         raise Conflict(_("The game is over."))
-    mine = _seat_of(seats, user)
+    mine = game.seat_of(user, seats)
     if mine is None:
         raise NotAllowed(_("You are not playing in this game."))
     if mine.is_out:
@@ -522,7 +516,7 @@ def _check_ply(
     """A player's stale or repeated submit is a 409 even once the turn has passed on (API.md), so
     the ply is checked before whose turn it is; outsiders still get a 403."""
     stale = ply != game.ply if ply is not None else required
-    if stale and _seat_of(seats, user) is not None:
+    if stale and game.seat_of(user, seats) is not None:
         raise StalePly(
             _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
             ply=game.ply,
@@ -689,7 +683,7 @@ def game_resign(*, game_id: int, user: AbstractBaseUser) -> Game:
         game, seats = _lock(game_id)
         if game.status != Game.Status.ACTIVE:
             raise Conflict(_("Only a game in progress can be resigned."))
-        seat = _seat_of(seats, user)
+        seat = game.seat_of(user, seats)
         if seat is None:
             raise NotAllowed(_("You are not playing in this game."))
         if seat.is_out:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from games import services as game_services
 from games.models import Game, Seat
+from games.selectors import api_datetime
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
 from social.models import (
@@ -79,10 +80,6 @@ def _now() -> datetime:
     return timezone.now()
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
-
-
 # -- seeks ---------------------------------------------------------------------------------------
 
 
@@ -99,8 +96,8 @@ def seek_payload(seek: Seek) -> dict[str, Any]:
         "turn_seconds": seek.turn_seconds,
         "rating_range": seek.rating_range,
         "bot_fill": seek.bot_fill,
-        "created_at": _iso(seek.created_at),
-        "expires_at": _iso(seek.expires_at),
+        "created_at": api_datetime(seek.created_at),
+        "expires_at": api_datetime(seek.expires_at),
     }
 
 
@@ -387,7 +384,7 @@ def chat_payload(message: ChatMessage) -> dict[str, Any]:
         "text": message.text,
         "preset": message.preset or None,
         "room": message.room,
-        "at": _iso(message.created_at),
+        "at": api_datetime(message.created_at),
     }
 
 
@@ -488,7 +485,7 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
         "turn_seconds": challenge.turn_seconds,
         "status": challenge.status,
         "game": challenge.game_id,
-        "created_at": _iso(challenge.created_at),
+        "created_at": api_datetime(challenge.created_at),
     }
 
 
@@ -689,7 +686,7 @@ def notification_payload(notification: Notification) -> dict[str, Any]:
         "text": notification_text(notification.kind, notification.params),
         "url": notification.url,
         "read": notification.read_at is not None,
-        "at": _iso(notification.created_at),
+        "at": api_datetime(notification.created_at),
     }
 
 
