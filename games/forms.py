@@ -75,7 +75,7 @@ class GameCreateForm(forms.Form):
         label=_("Time per turn"),
         choices=TURN_TIME_CHOICES,
         coerce=int,
-        initial=120,
+        initial=Game.DEFAULT_TURN_SECONDS,
     )
     # Not required: seats beyond the number of players are left out of the post.
     seat_2 = forms.ChoiceField(

@@ -7,13 +7,34 @@ move rebuilds the engine position without replaying the game. Rows change only t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
 EMPTY_BOARD = ["." * 12] * 12
+
+T = TypeVar("T")
+
+
+class _FromSettings(Generic[T]):
+    """A class constant whose value comes from a setting, read each time it is used (so that an
+    override, in the environment or in a test, applies)."""
+
+    def __init__(self, name: str, convert: Callable[[Any], T]) -> None:
+        self.name = name
+        self.convert = convert
+
+    def __get__(self, instance: object, owner: type | None = None) -> T:
+        return self.convert(getattr(settings, self.name))
 
 
 def empty_board() -> list[str]:
@@ -45,6 +66,20 @@ class Game(models.Model):
         CANCELLED = "cancelled", _("cancelled by its creator")
         EXPIRED = "expired", _("nobody joined in time")
 
+    # The limits of a game, each named once.
+    MIN_TURN_SECONDS = 10
+    MAX_TURN_SECONDS = 7 * 24 * 3600
+    """The 7-day turn limit: no game (or tournament) gives more time per turn."""
+    DEFAULT_TURN_SECONDS = 120
+    MAX_OPEN_GAMES = _FromSettings("SIESTA_MAX_OPEN_GAMES", int)
+    """Per user: open games waiting for players."""
+    MAX_BOT_GAMES = _FromSettings("SIESTA_MAX_BOT_GAMES", int)
+    """Per user: unfinished games with bots (created or joined, and not out of them)."""
+    OPEN_GAME_LIFETIME = _FromSettings(
+        "SIESTA_OPEN_GAME_MINUTES", lambda minutes: timedelta(minutes=minutes)
+    )
+    """An open game nobody completes within this is cancelled (``game_open_expire``)."""
+
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     players = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(2), MaxValueValidator(4)]
@@ -53,7 +88,8 @@ class Game(models.Model):
     variant = models.CharField(max_length=10, choices=Variant.choices, default=Variant.STANDARD)
     rated = models.BooleanField(default=True)
     turn_seconds = models.PositiveIntegerField(
-        default=120, validators=[MinValueValidator(10), MaxValueValidator(7 * 24 * 3600)]
+        default=DEFAULT_TURN_SECONDS,
+        validators=[MinValueValidator(MIN_TURN_SECONDS), MaxValueValidator(MAX_TURN_SECONDS)],
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -86,6 +122,24 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.status})"
+
+    def seat_to_move(self, seats: Iterable[Seat] | None = None) -> Seat | None:
+        """The seat whose turn it is (None when no one is to move): one of ``seats`` (e.g. the
+        locked ones), else of the game's seats (their prefetch when there is one)."""
+        if self.to_move is None:
+            return None
+        seats = self.seats.all() if seats is None else seats
+        return next((s for s in seats if s.seat == self.to_move), None)
+
+    def seat_of(
+        self, user: AbstractBaseUser | AnonymousUser | None, seats: Iterable[Seat] | None = None
+    ) -> Seat | None:
+        """``user``'s seat (None for a visitor or someone not playing), among ``seats`` as in
+        ``seat_to_move``."""
+        if user is None or not user.is_authenticated:
+            return None
+        seats = self.seats.all() if seats is None else seats
+        return next((s for s in seats if s.user_id == user.pk), None)
 
 
 class Seat(models.Model):

@@ -5,13 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, overload
 
 from django.db.models import Q, QuerySet
 
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
 from games.errors import GameNotFound
 from games.models import Game, Seat, Turn
+
+
+@overload
+def api_datetime(moment: datetime) -> str: ...
+@overload
+def api_datetime(moment: None) -> None: ...
+def api_datetime(moment: datetime | None) -> str | None:
+    """A moment as the API and the broadcasts write it: ISO 8601 in UTC with ``Z`` (as DRF does),
+    or None."""
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -100,12 +110,12 @@ def game_state(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any
                 "move": t.move,
                 "points": list(t.points),
                 "hint": t.hint,
-                "at": t.played_at.isoformat().replace("+00:00", "Z"),
+                "at": api_datetime(t.played_at),
             }
             for t in turns
         ],
-        "deadline": game.deadline.isoformat().replace("+00:00", "Z") if game.deadline else None,
-        "created_at": game.created_at.isoformat().replace("+00:00", "Z"),
+        "deadline": api_datetime(game.deadline),
+        "created_at": api_datetime(game.created_at),
         "result": result,
     }
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -132,12 +131,6 @@ def _lock(game_id: int) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
-def _seat_of(seats: Sequence[Seat], user: AbstractBaseUser | None) -> Seat | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return next((s for s in seats if s.user_id == user.pk), None)
-
-
 def _after_commit(func: Callable[..., Any], *args: Any) -> None:
     """Run ``func(*args)`` once the transaction commits, isolated from the other hooks.
 
@@ -171,7 +164,7 @@ def _announce_change(state: dict[str, Any]) -> None:
 
 
 def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
-    seat = next((s for s in seats if s.seat == game.to_move), None)
+    seat = game.seat_to_move(seats)
     if seat is None or seat.played_by_bot:
         return None
     return _now() + timedelta(seconds=game.turn_seconds)
@@ -179,7 +172,7 @@ def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
 
 def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
     """If a bot is to move, enqueue its turn after the commit."""
-    seat = next((s for s in seats if s.seat == game.to_move), None)
+    seat = game.seat_to_move(seats)
     if game.status == Game.Status.ACTIVE and seat is not None and seat.played_by_bot:
         from games.tasks import enqueue_bot_move
 
@@ -225,7 +218,7 @@ def _lock_user(user: AbstractBaseUser) -> None:
 
 
 def _check_open_games_limit(user: AbstractBaseUser) -> None:
-    limit: int = settings.SIESTA_MAX_OPEN_GAMES
+    limit = Game.MAX_OPEN_GAMES
     if Game.objects.filter(status=Game.Status.OPEN, created_by=user.pk).count() >= limit:
         raise LimitReached(
             ngettext(
@@ -240,7 +233,7 @@ def _check_open_games_limit(user: AbstractBaseUser) -> None:
 
 
 def _check_bot_games_limit(user: AbstractBaseUser) -> None:
-    limit: int = settings.SIESTA_MAX_BOT_GAMES
+    limit = Game.MAX_BOT_GAMES
     playing = (
         Game.objects.filter(
             status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
@@ -275,7 +268,7 @@ def game_settings_check(*, players: int, mode: str, variant: str, turn_seconds: 
         raise InvalidInput(_("Team games need 4 players."))
     if variant not in Game.Variant.values:
         raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
-    if not 10 <= turn_seconds <= 7 * 24 * 3600:
+    if not Game.MIN_TURN_SECONDS <= turn_seconds <= Game.MAX_TURN_SECONDS:
         raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
 
 
@@ -285,7 +278,7 @@ def game_create_seated(
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
-    turn_seconds: int = 120,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     created_by: AbstractBaseUser | None = None,
 ) -> Game:
     """Start a game with every seat already taken: ``users`` in seat order, each a user or the
@@ -317,7 +310,7 @@ def game_create(
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
-    turn_seconds: int = 120,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     bots: Iterable[BotSpec] = (),
 ) -> Game:
     """Open a game; the creator takes seat 1. It starts at once when bots fill the other seats."""
@@ -389,7 +382,7 @@ def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
         game, seats = _lock(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game has already started."))
-        if _seat_of(seats, user):
+        if game.seat_of(user, seats):
             raise Conflict(_("You already have a seat in this game."))
         free = next((s for s in seats if not s.is_filled), None)
         if free is None:
@@ -427,10 +420,10 @@ def game_cancel(*, game_id: int, user: AbstractBaseUser) -> Game:
 
 
 def game_open_expire(*, now: datetime | None = None) -> list[int]:
-    """Cancel the open games nobody completed within ``SIESTA_OPEN_GAME_MINUTES`` (run by a
+    """Cancel the open games nobody completed within ``Game.OPEN_GAME_LIFETIME`` (run by a
     periodic task). Returns their ids."""
     now = now or _now()
-    cutoff = now - timedelta(minutes=settings.SIESTA_OPEN_GAME_MINUTES)
+    cutoff = now - Game.OPEN_GAME_LIFETIME
     expired = []
     candidates = Game.objects.filter(status=Game.Status.OPEN, created_at__lt=cutoff)
     for game_id in candidates.values_list("pk", flat=True):
@@ -452,7 +445,7 @@ def _check_turn(game: Game, seats: Sequence[Seat], user: AbstractBaseUser | None
         if game.status == Game.Status.OPEN:
             raise Conflict(_("The game has not started yet."))
         raise Conflict(_("The game is over."))
-    mine = _seat_of(seats, user)
+    mine = game.seat_of(user, seats)
     if mine is None:
         raise NotAllowed(_("You are not playing in this game."))
     if mine.is_out:
@@ -479,7 +472,7 @@ def _check_ply(
     """A player's stale or repeated submit is a 409 even once the turn has passed on (API.md), so
     the ply is checked before whose turn it is; outsiders still get a 403."""
     stale = ply != game.ply if ply is not None else required
-    if stale and _seat_of(seats, user) is not None:
+    if stale and game.seat_of(user, seats) is not None:
         raise StalePly(
             _("The game is at ply %(ply)s: reload and try again.") % {"ply": game.ply},
             ply=game.ply,
@@ -595,8 +588,8 @@ def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
             return False
         if game.status != Game.Status.ACTIVE or game.ply != ply:
             return False
-        seat = next(s for s in seats if s.seat == game.to_move)
-        if not seat.played_by_bot:
+        seat = game.seat_to_move(seats)
+        if seat is None or not seat.played_by_bot:
             return False
         _apply_move(game, seats, seat, move, by_bot=True)
         _publish(game, seats)
@@ -643,7 +636,7 @@ def game_resign(*, game_id: int, user: AbstractBaseUser) -> Game:
         game, seats = _lock(game_id)
         if game.status != Game.Status.ACTIVE:
             raise Conflict(_("Only a game in progress can be resigned."))
-        seat = _seat_of(seats, user)
+        seat = game.seat_of(user, seats)
         if seat is None:
             raise NotAllowed(_("You are not playing in this game."))
         if seat.is_out:
@@ -658,8 +651,8 @@ def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
     publish. Returns whether it did. A bot's seat has no clock; a stray deadline is cleared."""
     if game.status != Game.Status.ACTIVE or not game.deadline or game.deadline >= now:
         return False
-    seat = next(s for s in seats if s.seat == game.to_move)
-    if seat.played_by_bot:
+    seat = game.seat_to_move(seats)
+    if seat is None or seat.played_by_bot:
         game.deadline = None
         game.save(update_fields=["deadline"])
         return False
@@ -687,7 +680,7 @@ def bot_turns_waiting(*, older_than: timedelta) -> list[tuple[int, int]]:
     waiting = []
     games = Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats", "turns")
     for game in games:
-        seat = next((s for s in game.seats.all() if s.seat == game.to_move), None)
+        seat = game.seat_to_move()
         if seat is None or not seat.played_by_bot:
             continue
         turns = list(game.turns.all())

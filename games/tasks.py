@@ -56,7 +56,7 @@ def bot_move(game_id: int, ply: int) -> bool:
     if game is None or game.status != Game.Status.ACTIVE or game.ply != ply:
         return False
     seats = game_seats(game)
-    seat = next((s for s in seats if s.seat == game.to_move), None)
+    seat = game.seat_to_move(seats)
     if seat is None or not seat.played_by_bot:
         return False
     turn = bots.choose_turn(position_of(game, seats), seat.level_for_bot, random.Random())

@@ -164,7 +164,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     seats = selectors.game_seats(game)
     state = selectors.game_state(game, seats)
     user = request.user
-    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    mine = game.seat_of(user, seats)
     marks = recent_marks(state, mine.seat if mine else None)
     names = {s.seat: seat_name(s) for s in seats}
     return {

@@ -12,7 +12,7 @@ the same formula and reports, or with ``fix`` repairs, any stored value that dif
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from games.engine.outcome import GameOutcome
 from games.selectors import FinishedGame, Participant
 from ratings import elo
 from ratings.models import Pool, RatedGame, Rating, RatingChange, Reason
@@ -198,29 +199,49 @@ def _ratings_update(
         seat: locked.get(user_of[seat]) or read.get(user_of[seat]) or Rating(pool=outcome.mode)
         for seat in seats
     }
-    participant = {p.seat: p for p in outcome.participants}
-    entrants = [
-        elo.Entrant(
-            seat=seat,
-            rating=rating_of[seat].rating,
-            games=rating_of[seat].games,
-            score=participant[seat].score,
-            out=bool(participant[seat].out_reason),
-            team=participant[seat].team,
-            counts=seat in counting,
-        )
-        for seat in seats
-    ]
-    changes = elo.game_changes(
-        outcome.mode,
-        entrants,
-        team_scores=outcome.outcome.team_scores,
-        teams_out=outcome.outcome.teams_out,
-    )
+    changes = _rating_changes(outcome.mode, assessment, outcome.outcome, rating_of.__getitem__)
     for change in changes:
         _rating_apply(rating_of[change.seat], change)
         rating_of[change.seat].save()
     return {change.seat: change for change in changes}
+
+
+def elo_entrants(
+    assessment: Assessment, outcome: GameOutcome, rating_of: Callable[[int], Rating]
+) -> list[elo.Entrant]:
+    """The entrants of a counted game, in seat order: every person (``assessment.entrant_seats``)
+    with the rating and games they had before it (``rating_of(seat)``) and their result from the
+    game's outcome; hinters are entrants that do not count. Live rating and the replay both build
+    them here, so the formula adds the same floats in the same order and the replay reproduces the
+    stored ratings bit for bit."""
+    counting = set(assessment.counting_seats)
+    entrants = []
+    for seat in assessment.entrant_seats:
+        rating, result = rating_of(seat), outcome.seat(seat)
+        entrants.append(
+            elo.Entrant(
+                seat=seat,
+                rating=rating.rating,
+                games=rating.games,
+                score=result.score,
+                out=result.out,
+                team=result.team,
+                counts=seat in counting,
+            )
+        )
+    return entrants
+
+
+def _rating_changes(
+    pool: str, assessment: Assessment, outcome: GameOutcome, rating_of: Callable[[int], Rating]
+) -> list[elo.Change]:
+    """The formula applied to a counted game (see ``elo_entrants``)."""
+    return elo.game_changes(
+        pool,
+        elo_entrants(assessment, outcome, rating_of),
+        team_scores=outcome.team_scores,
+        teams_out=outcome.teams_out,
+    )
 
 
 def _rating_apply(rating: Rating, change: elo.Change) -> None:
@@ -342,27 +363,15 @@ class _Replay:
                 setattr(rated_game, name, game_expected[name])
             rated_game.save(update_fields=wrong_game)
 
-        counting = set(assessment.counting_seats)
         computed: dict[int, elo.Change] = {}
         if assessment.counted:
             self.report.counted_games += 1
-            entrants = [
-                elo.Entrant(
-                    seat=r.seat,
-                    rating=self.standing(r.user_id, r.pool).rating,
-                    games=self.standing(r.user_id, r.pool).games,
-                    score=r.score,
-                    out=r.out,
-                    team=r.team,
-                    counts=r.seat in counting,
-                )
-                for r in rows
-            ]
-            changes = elo.game_changes(
+            user_of = {r.seat: r.user_id for r in rows}
+            changes = _rating_changes(
                 rated_game.pool,
-                entrants,
-                team_scores=rated_game.outcome.team_scores,
-                teams_out=rated_game.outcome.teams_out,
+                assessment,
+                rated_game.outcome,
+                lambda seat: self.standing(user_of[seat], rated_game.pool),
             )
             computed = {c.seat: c for c in changes}
         for row in rows:

@@ -12,7 +12,6 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.views import MAX_TURN_SECONDS
 from games.models import Game
 from games.selectors import game_or_not_found
 from siesta_site.api.base import SiestaApi, signed_in_user
@@ -26,7 +25,11 @@ NEEDS_USER = {"e401": "No credentials, or a bad token.", "e403": "A session sent
 class _Settings(serializers.Serializer[Any]):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.STANDARD)
     rated = serializers.BooleanField(default=True)
-    turn_seconds = serializers.IntegerField(min_value=10, max_value=MAX_TURN_SECONDS, default=120)
+    turn_seconds = serializers.IntegerField(
+        min_value=Game.MIN_TURN_SECONDS,
+        max_value=Game.MAX_TURN_SECONDS,
+        default=Game.DEFAULT_TURN_SECONDS,
+    )
 
 
 @extend_schema_serializer(component_name="SeekInput")

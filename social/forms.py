@@ -16,7 +16,10 @@ class ChallengeForm(forms.Form):
         label=_("Variant"), choices=Game.Variant.choices, initial=Game.Variant.STANDARD
     )
     turn_seconds = forms.TypedChoiceField(
-        label=_("Time per turn"), choices=TURN_TIME_CHOICES, coerce=int, initial=120
+        label=_("Time per turn"),
+        choices=TURN_TIME_CHOICES,
+        coerce=int,
+        initial=Game.DEFAULT_TURN_SECONDS,
     )
     rated = forms.TypedChoiceField(
         label=_("Rated"),

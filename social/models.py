@@ -11,8 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
-CHAT_MAX_LENGTH = 300
-
 
 class Seek(models.Model):
     """A person waiting in the quick-pairing pool for a game with these settings."""
@@ -30,7 +28,7 @@ class Seek(models.Model):
         max_length=10, choices=Game.Variant.choices, default=Game.Variant.STANDARD
     )
     rated = models.BooleanField(default=True)
-    turn_seconds = models.PositiveIntegerField(default=120)
+    turn_seconds = models.PositiveIntegerField(default=Game.DEFAULT_TURN_SECONDS)
     rating = models.FloatField(help_text="The seeker's rating in the mode's pool when seeking.")
     rating_range = models.PositiveIntegerField(
         null=True, blank=True, help_text="Accepted rating difference at first; null: anyone."
@@ -95,12 +93,15 @@ class ChatMessage(models.Model):
         SPECTATORS = "spectators", _("spectators")
         AFTER = "after", _("after the game")
 
+    MAX_LENGTH = 300
+    """Characters of a line."""
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     room = models.CharField(max_length=10, choices=Room.choices)
     text = models.CharField(
-        max_length=CHAT_MAX_LENGTH,
-        validators=[MinLengthValidator(1), MaxLengthValidator(CHAT_MAX_LENGTH)],
+        max_length=MAX_LENGTH,
+        validators=[MinLengthValidator(1), MaxLengthValidator(MAX_LENGTH)],
     )
     preset = models.CharField(
         max_length=20, blank=True, help_text="A quick message, shown in each reader's language."
@@ -136,7 +137,7 @@ class Challenge(models.Model):
         max_length=10, choices=Game.Variant.choices, default=Game.Variant.STANDARD
     )
     rated = models.BooleanField(default=True)
-    turn_seconds = models.PositiveIntegerField(default=120)
+    turn_seconds = models.PositiveIntegerField(default=Game.DEFAULT_TURN_SECONDS)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -27,11 +27,10 @@ from django.utils.translation import gettext_lazy
 
 from games import services as game_services
 from games.models import Game, Seat
-from games.selectors import game_or_not_found
+from games.selectors import api_datetime, game_or_not_found
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
 from social.models import (
-    CHAT_MAX_LENGTH,
     Challenge,
     ChatMessage,
     Notification,
@@ -81,10 +80,6 @@ def _now() -> datetime:
     return timezone.now()
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
-
-
 # -- seeks ---------------------------------------------------------------------------------------
 
 
@@ -101,8 +96,8 @@ def seek_payload(seek: Seek) -> dict[str, Any]:
         "turn_seconds": seek.turn_seconds,
         "rating_range": seek.rating_range,
         "bot_fill": seek.bot_fill,
-        "created_at": _iso(seek.created_at),
-        "expires_at": _iso(seek.expires_at),
+        "created_at": api_datetime(seek.created_at),
+        "expires_at": api_datetime(seek.expires_at),
     }
 
 
@@ -121,7 +116,7 @@ def seek_create(
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
-    turn_seconds: int = 120,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     rating_range: int | None = None,
     bot_fill: bool = False,
 ) -> Seek:
@@ -387,7 +382,7 @@ def chat_payload(message: ChatMessage) -> dict[str, Any]:
         "text": message.text,
         "preset": message.preset or None,
         "room": message.room,
-        "at": _iso(message.created_at),
+        "at": api_datetime(message.created_at),
     }
 
 
@@ -417,9 +412,9 @@ def chat_post(
             raise InvalidInput(_("Unknown quick message %(preset)s.") % {"preset": preset})
         text = str(CHAT_PRESETS[preset])
     text = (text or "").strip()
-    if not 1 <= len(text) <= CHAT_MAX_LENGTH:
+    if not 1 <= len(text) <= ChatMessage.MAX_LENGTH:
         raise InvalidInput(
-            _("A chat message has 1 to %(limit)s characters.") % {"limit": CHAT_MAX_LENGTH}
+            _("A chat message has 1 to %(limit)s characters.") % {"limit": ChatMessage.MAX_LENGTH}
         )
     game = game_or_not_found(game_id, games=Game.objects.all())
     usernames: list[str | None] = list(
@@ -486,7 +481,7 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
         "turn_seconds": challenge.turn_seconds,
         "status": challenge.status,
         "game": challenge.game_id,
-        "created_at": _iso(challenge.created_at),
+        "created_at": api_datetime(challenge.created_at),
     }
 
 
@@ -496,7 +491,7 @@ def challenge_create(
     username: str,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
-    turn_seconds: int = 120,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
 ) -> Challenge:
     """Invite ``username`` to a two-player game. They see it live, and on their next visit."""
     game_services.game_settings_check(
@@ -687,7 +682,7 @@ def notification_payload(notification: Notification) -> dict[str, Any]:
         "text": notification_text(notification.kind, notification.params),
         "url": notification.url,
         "read": notification.read_at is not None,
-        "at": _iso(notification.created_at),
+        "at": api_datetime(notification.created_at),
     }
 
 

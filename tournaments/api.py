@@ -19,7 +19,7 @@ from games.services import NotFound
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from tournaments import selectors, services
-from tournaments.models import MAX_TURN_SECONDS, Format, Tournament
+from tournaments.models import Format, Tournament
 
 
 def _state(tournament_id: int) -> dict[str, Any]:
@@ -112,14 +112,24 @@ class TournamentListCreateApi(SiestaApi):
             choices=Game.Variant.choices, default=Game.Variant.STANDARD
         )
         rounds = serializers.IntegerField(
-            min_value=1, max_value=30, required=False, allow_null=True, default=None
+            min_value=1,
+            max_value=Tournament.MAX_ROUNDS,
+            required=False,
+            allow_null=True,
+            default=None,
         )
         starts_at = serializers.DateTimeField()
         turn_seconds = serializers.IntegerField(
-            min_value=10, max_value=MAX_TURN_SECONDS, default=120
+            min_value=Game.MIN_TURN_SECONDS,
+            max_value=Game.MAX_TURN_SECONDS,
+            default=Game.DEFAULT_TURN_SECONDS,
         )
-        max_players = serializers.IntegerField(min_value=2, max_value=256, default=16)
-        min_players = serializers.IntegerField(min_value=2, max_value=256, default=2)
+        max_players = serializers.IntegerField(
+            min_value=2, max_value=Tournament.MAX_PLAYERS, default=16
+        )
+        min_players = serializers.IntegerField(
+            min_value=2, max_value=Tournament.MAX_PLAYERS, default=2
+        )
 
     @extend_schema(
         tags=["tournaments"],

@@ -15,8 +15,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
-MAX_TURN_SECONDS = 7 * 24 * 3600
-
 
 class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("round robin")
@@ -25,6 +23,10 @@ class Format(models.TextChoices):
 
 class TournamentSettings(models.Model):
     """What a tournament is played with; shared by tournaments and their schedules."""
+
+    MAX_ROUNDS = 30
+    """Of a Swiss tournament."""
+    MAX_PLAYERS = 256
 
     name = models.CharField(_("name"), max_length=100)
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
@@ -39,19 +41,26 @@ class TournamentSettings(models.Model):
         _("rounds"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)],
         help_text=_("Swiss only; a round robin plays every pair once."),
     )
     turn_seconds = models.PositiveIntegerField(
         _("seconds per turn"),
-        default=120,
-        validators=[MinValueValidator(10), MaxValueValidator(MAX_TURN_SECONDS)],
+        default=Game.DEFAULT_TURN_SECONDS,
+        validators=[
+            MinValueValidator(Game.MIN_TURN_SECONDS),
+            MaxValueValidator(Game.MAX_TURN_SECONDS),
+        ],
     )
     max_players = models.PositiveSmallIntegerField(
-        _("most players"), default=16, validators=[MinValueValidator(2), MaxValueValidator(256)]
+        _("most players"),
+        default=16,
+        validators=[MinValueValidator(2), MaxValueValidator(MAX_PLAYERS)],
     )
     min_players = models.PositiveSmallIntegerField(
-        _("fewest players"), default=2, validators=[MinValueValidator(2), MaxValueValidator(256)]
+        _("fewest players"),
+        default=2,
+        validators=[MinValueValidator(2), MaxValueValidator(MAX_PLAYERS)],
     )
 
     class Meta:

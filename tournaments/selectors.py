@@ -9,12 +9,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, QuerySet
 
 from games.models import Game, Seat
+from games.selectors import api_datetime
 from tournaments.models import Pairing, Round, Tournament, TournamentPlayer
 from tournaments.pairing import Standing, TableResult, standings
-
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
@@ -131,7 +128,7 @@ def tournament_state(tournament: Tournament) -> dict[str, Any]:
         "mode": tournament.mode,
         "variant": tournament.variant,
         "rounds": tournament.rounds,
-        "starts_at": _iso(tournament.starts_at),
+        "starts_at": api_datetime(tournament.starts_at),
         "turn_seconds": tournament.turn_seconds,
         "max_players": tournament.max_players,
         "min_players": tournament.min_players,

@@ -32,7 +32,6 @@ from games.services import Conflict, InvalidInput, NotFound
 from ratings.models import Rating
 from tournaments import realtime
 from tournaments.models import (
-    MAX_TURN_SECONDS,
     Format,
     Pairing,
     Round,
@@ -105,14 +104,14 @@ def tournament_settings_check(
         raise InvalidInput(_("A round robin is played at tables of 2."))
     if mode == Game.Mode.TEAMS and table_size != 4:
         raise InvalidInput(_("Team tournaments are played at tables of 4."))
-    if format == Format.SWISS and (rounds is None or not 1 <= rounds <= 30):
+    if format == Format.SWISS and (rounds is None or not 1 <= rounds <= Tournament.MAX_ROUNDS):
         raise InvalidInput(_("A Swiss tournament needs between 1 and 30 rounds."))
     if format == Format.ROUND_ROBIN and rounds is not None:
         raise InvalidInput(_("A round robin plays every pair once: leave the rounds out."))
-    if not 10 <= turn_seconds <= MAX_TURN_SECONDS:
+    if not Game.MIN_TURN_SECONDS <= turn_seconds <= Game.MAX_TURN_SECONDS:
         raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
     least = 4 if mode == Game.Mode.TEAMS else 2
-    if not least <= min_players <= max_players <= 256:
+    if not least <= min_players <= max_players <= Tournament.MAX_PLAYERS:
         raise InvalidInput(
             _("The players must satisfy %(least)s ≤ fewest ≤ most ≤ 256.") % {"least": least}
         )

@@ -21,8 +21,6 @@ from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 
-MAX_TURN_SECONDS = 7 * 24 * 3600
-
 
 def _game_state(game_id: int) -> dict[str, Any]:
     return selectors.game_state(selectors.game_or_not_found(game_id))
@@ -65,7 +63,9 @@ class GameListCreateApi(SiestaApi):
         )
         rated = serializers.BooleanField(default=True)
         turn_seconds = serializers.IntegerField(
-            min_value=10, max_value=MAX_TURN_SECONDS, default=120
+            min_value=Game.MIN_TURN_SECONDS,
+            max_value=Game.MAX_TURN_SECONDS,
+            default=Game.DEFAULT_TURN_SECONDS,
         )
         bots = serializers.ListField(
             child=BotSeatSerializer(),

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
 from social import presence, services
+from social.models import ChatMessage
 
 register = template.Library()
 
@@ -23,7 +24,7 @@ def chat_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
         # "New game" lets bots fill in after 30 s when bots played this one.
         "with_bots": Seat.objects.filter(game=game).exclude(bot_level="").exists(),
         "presets": [(key, str(label)) for key, label in services.CHAT_PRESETS.items()],
-        "limit": 300,
+        "limit": ChatMessage.MAX_LENGTH,
         "strings": {
             "players": _("Players' chat"),
             "spectators": _("Spectators' chat"),

@@ -16,7 +16,8 @@ def play_turn(game_id: int, *, hint: bool = False) -> None:
     game = game_get(game_id)
     assert game.status == Game.Status.ACTIVE
     seats = game_seats(game)
-    seat = next(s for s in seats if s.seat == game.to_move)
+    seat = game.seat_to_move(seats)
+    assert seat is not None
     turn = best_turn(position_of(game, seats)).turn
     assert turn is not None, "an active game always has a scoring turn for the seat to move"
     if seat.played_by_bot:
