@@ -13,7 +13,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-EMPTY_BOARD = ["." * 12] * 12
+from games.engine import notation
+
+EMPTY_BOARD = list(notation.EMPTY_BOARD)
 
 
 def empty_board() -> list[str]:

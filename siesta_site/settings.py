@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "tournaments",
     "learn",
     "social",
+    "pages",
 ]
 
 MIDDLEWARE = [

@@ -25,5 +25,6 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("learn.urls")),
     path("", include("social.urls")),
+    path("", include("pages.urls")),
     path("", include("games.urls")),
 ]
