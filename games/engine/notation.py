@@ -234,20 +234,21 @@ def read_board(rows: Sequence[str], players: int = len(ROOF_CHARS)) -> list[str]
         raise EngineError("a board is a list of up to 12 strings")
     if len(rows) > SIZE:
         raise EngineError(f"a board has at most 12 rows ({len(rows)} given)")
+    seats = min(max(players, 0), len(ROOF_CHARS))
+    allowed = frozenset(BOARD_CHARS[: len(BOARD_CHARS) - len(ROOF_CHARS) + seats])
     board = []
     for row, text in enumerate(rows):
         if not isinstance(text, str):
             raise EngineError(f"board row {row + 1} must be a string")
         if len(text) > SIZE:
             raise EngineError(f"board row {row + 1} has more than 12 cells")
-        for col, char in enumerate(text):
-            square = SQUARES.get(char)
-            if square is None or (square.seat or 0) > players:
-                name = cell_name(row * SIZE + col)
-                raise SetupError(
-                    f"{name}: '{char}' is not a board character (use . S # or a seat 1–{players})",
-                    name,
-                )
+        if not allowed.issuperset(text):
+            col, char = next((c, ch) for c, ch in enumerate(text) if ch not in allowed)
+            name = cell_name(row * SIZE + col)
+            raise SetupError(
+                f"{name}: '{char}' is not a board character (use . S # or a seat 1–{players})",
+                name,
+            )
         board.append(text.ljust(SIZE, EMPTY_CHAR))
     return board + [EMPTY_ROW] * (SIZE - len(board))
 

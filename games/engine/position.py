@@ -41,6 +41,8 @@ ROOFS_PER_PLAYER = 15
 
 _PIECE_CODE = {Piece.SUN: SUN, Piece.SHADOW: SHADOW}
 _PIECE_NAME = {SUN: "sun", SHADOW: "shadow"}
+_CODES = {char: code for code, char in enumerate(BOARD_CHARS)}
+"""Board character → cell code (the codec's characters are in code order)."""
 
 
 def _neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -514,7 +516,7 @@ def _count(name: str, value: object) -> int:
 def _read_board(rows: Sequence[str], players: int) -> list[tuple[Cell, int]]:
     """Cells and codes of a board text (checked by :func:`read_board`) that hold a piece."""
     return [
-        (row * SIZE + col, BOARD_CHARS.index(char))
+        (row * SIZE + col, _CODES[char])
         for row, text in enumerate(read_board(rows, players))
         for col, char in enumerate(text)
         if char != EMPTY_CHAR
