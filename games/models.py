@@ -20,7 +20,9 @@ from django.utils.translation import gettext_lazy as _
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-EMPTY_BOARD = ["." * 12] * 12
+from games.engine import notation
+
+EMPTY_BOARD = list(notation.EMPTY_BOARD)
 
 T = TypeVar("T")
 

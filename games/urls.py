@@ -5,9 +5,6 @@ from django.urls import path
 from games import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("favicon.ico", views.favicon, name="favicon"),
-    path("rules/", views.rules, name="rules"),
     path("play/", views.lobby, name="lobby"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/join/", views.game_join, name="game_join"),

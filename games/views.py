@@ -1,4 +1,4 @@
-"""Pages: home, rules, and the player's pages (lobby, game, replay).
+"""Pages: the player's pages (lobby, game, replay).
 
 Views are interfaces: they read through ``games.selectors``, write through ``games.services`` and
 turn service errors into messages, never into a 500.
@@ -6,7 +6,7 @@ turn service errors into messages, never into a 500.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -15,12 +15,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
+from games.engine.notation import COLUMNS, SIZE, board_squares, cell_name
 from games.forms import (
     OPPONENT_SEATS,
     PERSON,
@@ -30,33 +30,8 @@ from games.forms import (
 )
 from games.models import Game, Seat
 
-COLUMNS = "ABCDEFGHIJKL"
 LOBBY_LIST_SIZE = 20
 RECENT_FINISHED = 10
-
-
-@require_GET
-@require_GET
-def favicon(request: HttpRequest) -> HttpResponse:
-    """Browsers ask for /favicon.ico whatever the pages' ``<link rel="icon">`` says."""
-    return redirect(static("img/favicon.svg"), permanent=True)
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
-
-
-@require_GET
-def rules(request: HttpRequest) -> HttpResponse:
-    """The rules in the active language (English where a language has no rules page), with the
-    worked examples played out by the rules engine."""
-    from django.utils.translation import get_language
-
-    from games.worked_examples import worked_examples
-
-    language = (get_language() or "en").split("-")[0]
-    templates = [f"rules/rules_{language}.html", "rules/rules_en.html"]
-    return render(request, templates, {"examples": worked_examples()})
 
 
 # -- lobby ---------------------------------------------------------------------------------------
@@ -176,7 +151,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "seats": [_seat_view(s, game, mine) for s in seats],
         "team_scores": selectors.team_scores(game, seats),
         "columns": COLUMNS,
-        "board_rows": _board_rows(state["board"], marks),
+        "board_rows": board_rows(state["board"], marks),
         "can_cancel": game.status == Game.Status.OPEN
         and mine is not None
         and mine.seat == 1
@@ -206,34 +181,19 @@ def is_aborted(game: Game) -> bool:
     return game.status == Game.Status.FINISHED and game.ply == 0
 
 
-def _board_rows(board: list[str], marks: dict[str, int]) -> list[dict[str, Any]]:
-    """The board text as rows of cells for the template: name, piece kind and seat."""
-    rows = []
-    for index, line in enumerate(board):
-        number = index + 1
-        cells = []
-        for column, char in zip(COLUMNS, line, strict=True):
-            name = f"{column}{number}"
-            cells.append(
-                {
-                    "name": name,
-                    "kind": _piece_kind(char),
-                    "seat": int(char) if char.isdigit() else None,
-                    "mark": marks.get(name),
-                }
-            )
-        rows.append({"number": number, "cells": cells})
+def board_rows(
+    board: Sequence[str], marks: Mapping[str, int] | None = None
+) -> list[dict[str, Any]]:
+    """The board text as rows of cells for ``games/_board.html``: name, kind of square
+    (the engine's board codec), roof seat, and the seat that recently placed a piece there."""
+    marks = marks or {}
+    rows: list[dict[str, Any]] = [{"number": number, "cells": []} for number in range(1, SIZE + 1)]
+    for cell, square in board_squares(board):
+        name = cell_name(cell)
+        rows[cell // SIZE]["cells"].append(
+            {"name": name, "kind": square.kind, "seat": square.seat, "mark": marks.get(name)}
+        )
     return rows
-
-
-def _piece_kind(char: str) -> str:
-    if char == "S":
-        return "sun"
-    if char == "#":
-        return "shadow"
-    if char.isdigit():
-        return "roof"
-    return "empty"
 
 
 def seat_name(seat: Seat) -> str:

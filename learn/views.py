@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import selectors as game_selectors
+from games.engine.notation import COLUMNS, EMPTY_BOARD
 from games.errors import GameNotFound
 from games.models import Game
-from games.views import COLUMNS, _board_rows, client_strings
+from games.views import board_rows, client_strings
 from learn import board, selectors, services
 from learn.models import Puzzle
 
@@ -56,7 +57,7 @@ def learn_strings() -> dict[str, Any]:
 
 
 def _page_board() -> dict[str, Any]:
-    return {"columns": COLUMNS, "board_rows": _board_rows(["." * 12] * 12, {})}
+    return {"columns": COLUMNS, "board_rows": board_rows(EMPTY_BOARD)}
 
 
 # -- analysis board ---------------------------------------------------------------------------

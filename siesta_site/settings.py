@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "tournaments",
     "learn",
     "social",
+    "pages",
 ]
 
 MIDDLEWARE = [

@@ -24,5 +24,6 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("learn.urls")),
     path("", include("social.urls")),
+    path("", include("pages.urls")),
     path("", include("games.urls")),
 ]

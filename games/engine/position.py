@@ -19,8 +19,19 @@ import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from games.engine.errors import EngineError, GameOverError, IllegalMoveError, SetupError
-from games.engine.notation import CELLS, SIZE, Cell, Piece, Placement, Turn, cell_name
+from games.engine.errors import EngineError, GameOverError, IllegalMoveError
+from games.engine.notation import (
+    BOARD_CHARS,
+    CELLS,
+    EMPTY_CHAR,
+    SIZE,
+    Cell,
+    Piece,
+    Placement,
+    Turn,
+    cell_name,
+    read_board,
+)
 from games.engine.outcome import GameOutcome
 from games.engine.variants import EMPTY, MAX_SEATS, ROOF0, SHADOW, SUN, LineScore, rules_for
 
@@ -30,6 +41,8 @@ ROOFS_PER_PLAYER = 15
 
 _PIECE_CODE = {Piece.SUN: SUN, Piece.SHADOW: SHADOW}
 _PIECE_NAME = {SUN: "sun", SHADOW: "shadow"}
+_CODES = {char: code for code, char in enumerate(BOARD_CHARS)}
+"""Board character → cell code (the codec's characters are in code order)."""
 
 
 def _neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -171,9 +184,8 @@ class Position:
 
     def board_text(self) -> list[str]:
         """The board as 12 strings of 12 characters, row 1 first (RULES.md, Notation)."""
-        chars = [".", "S", "#", "1", "2", "3", "4"]
         return [
-            "".join(chars[code] for code in self.cells[row * SIZE : (row + 1) * SIZE])
+            "".join(BOARD_CHARS[code] for code in self.cells[row * SIZE : (row + 1) * SIZE])
             for row in range(SIZE)
         ]
 
@@ -502,31 +514,10 @@ def _count(name: str, value: object) -> int:
 
 
 def _read_board(rows: Sequence[str], players: int) -> list[tuple[Cell, int]]:
-    """Cells and codes of a board text; short or missing rows and columns are empty."""
-    if isinstance(rows, str) or not isinstance(rows, Sequence):
-        raise EngineError("a board is a list of up to 12 strings")
-    if len(rows) > SIZE:
-        raise EngineError(f"a board has at most 12 rows ({len(rows)} given)")
-    found: list[tuple[Cell, int]] = []
-    for row, text in enumerate(rows):
-        if not isinstance(text, str):
-            raise EngineError(f"board row {row + 1} must be a string")
-        if len(text) > SIZE:
-            raise EngineError(f"board row {row + 1} has more than 12 cells")
-        for col, char in enumerate(text):
-            cell = row * SIZE + col
-            if char == ".":
-                continue
-            if char == "S":
-                found.append((cell, SUN))
-            elif char == "#":
-                found.append((cell, SHADOW))
-            elif char in "1234" and int(char) <= players:
-                found.append((cell, ROOF0 + int(char) - 1))
-            else:
-                raise SetupError(
-                    f"{cell_name(cell)}: '{char}' is not a board character "
-                    f"(use . S # or a seat 1–{players})",
-                    cell_name(cell),
-                )
-    return found
+    """Cells and codes of a board text (checked by :func:`read_board`) that hold a piece."""
+    return [
+        (row * SIZE + col, _CODES[char])
+        for row, text in enumerate(read_board(rows, players))
+        for col, char in enumerate(text)
+        if char != EMPTY_CHAR
+    ]

@@ -1,8 +1,21 @@
-"""Cells, pieces, placements and turns: parsing, printing, and the errors for bad text."""
+"""Cells, pieces, placements and turns: parsing, printing, and the errors for bad text; the
+board codec."""
+
+import json
 
 import pytest
 
-from games.engine import NotationError, Piece, Placement, Turn, cell_name, parse_cell
+from games.engine import (
+    EngineError,
+    NotationError,
+    Piece,
+    Placement,
+    SetupError,
+    Turn,
+    cell_name,
+    notation,
+    parse_cell,
+)
 from games.engine.notation import CELLS, SIZE
 
 
@@ -136,3 +149,75 @@ def test_turn_with_a_bad_placement_is_an_error_naming_it(text, named):
 def test_turn_of_a_non_string_is_an_error(value):
     with pytest.raises(NotationError, match="must be a string"):
         Turn.parse(value)
+
+
+# -- the board codec --------------------------------------------------------------------------
+
+
+def test_board_chars_are_indexed_by_the_engines_cell_codes():
+    from games.engine.variants import EMPTY, ROOF0, SHADOW, SUN
+
+    assert notation.BOARD_CHARS[EMPTY] == "."
+    assert notation.BOARD_CHARS[SUN] == "S"
+    assert notation.BOARD_CHARS[SHADOW] == "#"
+    assert notation.BOARD_CHARS[ROOF0 : ROOF0 + 4] == "1234"
+
+
+def test_every_square_round_trips_through_its_char():
+    for char in notation.BOARD_CHARS:
+        square = notation.decode_square(char)
+        assert square.char == char == notation.encode_square(square.kind, square.seat)
+    assert set(notation.SQUARES) == set(notation.BOARD_CHARS)
+
+
+@pytest.mark.parametrize("char", ["x", "0", "5", "s", "", ".."])
+def test_unknown_board_chars_are_an_error(char):
+    with pytest.raises(NotationError, match="board character"):
+        notation.decode_square(char)
+
+
+def test_a_roof_needs_a_seat():
+    with pytest.raises(NotationError, match="seat"):
+        notation.encode_square("roof")
+
+
+def test_placed_chars():
+    assert [notation.placed_char(piece, 3) for piece in Piece] == ["S", "3", "#"]
+
+
+def test_board_codec_is_plain_json_matching_the_squares():
+    codec = json.loads(json.dumps(notation.BOARD_CODEC))
+    assert codec["size"] == 12
+    assert codec["columns"] == "ABCDEFGHIJKL"
+    assert codec["chars"] == {
+        ".": {"kind": "empty", "seat": None},
+        "S": {"kind": "sun", "seat": None},
+        "#": {"kind": "shadow", "seat": None},
+        "1": {"kind": "roof", "seat": 1},
+        "2": {"kind": "roof", "seat": 2},
+        "3": {"kind": "roof", "seat": 3},
+        "4": {"kind": "roof", "seat": 4},
+    }
+    assert codec["pieces"] == {"S": "sun", "R": "roof", "H": "shadow"}
+
+
+def test_read_board_pads_and_checks():
+    assert notation.read_board([]) == list(notation.EMPTY_BOARD)
+    assert notation.read_board(["S", "", "..1"])[:3] == ["S" + "." * 11, "." * 12, "..1" + "." * 9]
+    with pytest.raises(SetupError, match="C1: '3'") as caught:
+        notation.read_board(["S13"], players=2)
+    assert caught.value.cell == "C1"
+    for bad, message in [("S1#", "list"), (["."] * 13, "at most 12"), (["." * 13], "row 1")]:
+        with pytest.raises(EngineError, match=message):
+            notation.read_board(bad)
+
+
+def test_board_squares_name_every_cell_row_by_row():
+    squares = list(notation.board_squares(["S1"]))
+    assert len(squares) == 144
+    assert [cell_name(cell) for cell, _ in squares[:2]] == ["A1", "B1"]
+    assert [sq for _, sq in squares[:3]] == [
+        notation.Square("sun"),
+        notation.Square("roof", 1),
+        notation.Square("empty"),
+    ]

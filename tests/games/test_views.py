@@ -470,12 +470,6 @@ def test_the_lobby_lists_come_alone_for_live_updates(client, user):
     assert "create-form" not in content
 
 
-def test_favicon(client):
-    response = client.get("/favicon.ico")
-    assert response.status_code == 301
-    assert response.url.endswith("img/favicon.svg")
-
-
 def test_recent_marks_outline_every_turn_since_the_players_last_one():
     state = {
         "players": 3,

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import GameRecord, Placement, Turn, cell_name, replay, replay_report
-from games.engine.notation import SIZE
-from games.templatetags.siesta_board import board_window
+from games.engine.notation import EMPTY_CHAR, SIZE, placed_char
+from games.engine.svg import board_window
 
 RECORDS: dict[str, dict[str, Any]] = {
     "fig1": {"players": 2, "moves": ["SA1 RB1 HC1"]},
@@ -125,8 +125,6 @@ TWINS = ("fig6a", "fig6b", "fig6c", "crossing")
 for _name in TWINS:
     RECORDS[f"{_name}_classic"] = {**RECORDS[_name], "variant": "classic"}
 
-_PIECE_CHAR = {"S": "S", "H": "#"}
-
 
 @dataclass(frozen=True)
 class SeatPoints:
@@ -185,8 +183,8 @@ def _drawn(board: list[str], turn: Turn, seat: int) -> list[str]:
     cells = [list(line) for line in board]
     for placement in turn.placements:
         row, col = divmod(placement.cell, SIZE)
-        if cells[row][col] == ".":
-            cells[row][col] = _PIECE_CHAR.get(placement.piece.value, str(seat))
+        if cells[row][col] == EMPTY_CHAR:
+            cells[row][col] = placed_char(placement.piece, seat)
     return ["".join(line) for line in cells]
 
 

@@ -1,4 +1,5 @@
-"""The rules page: its worked examples (played out by the engine) and the ``board_svg`` tag."""
+"""The rules page: its worked examples (played out by the engine) and the ``board_svg`` tag
+(the drawing itself: tests/engine/test_svg.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from pathlib import Path
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
+from django.utils import translation
 
-from games.templatetags.siesta_board import board_window, parse_window, render_board_svg
-from games.worked_examples import RECORDS, worked_examples
+from pages.worked_examples import RECORDS, worked_examples
 
 SVG = "{http://www.w3.org/2000/svg}"
 SHARED_CASES = (
@@ -117,90 +118,28 @@ def test_windows_hold_every_piece_with_a_margin():
     assert worked_examples()["fig3b"].window == "A1:F6"
 
 
-# -- board_svg ---------------------------------------------------------------------------------
+# -- the board_svg tag ------------------------------------------------------------------------
 
 
-def test_board_svg_draws_each_piece_kind():
-    svg = render_board_svg(["S1#", ".2.", "..#"], crop=True)
-    root = _parse(svg)
-    assert root.get("role") == "img"
-    label = root.get("aria-label")
-    assert root.find(f"{SVG}title").text == label
+def test_board_svg_tag_words_the_board_in_the_readers_language():
+    html = Template(
+        '{% load siesta_board %}{% board_svg rows highlight="A1 C1" marks=marks crop=True %}'
+    ).render(Context({"rows": ["S1#", ".2.", "..#"], "marks": ["D1"]}))
+    label = _parse(html).get("aria-label")
+    assert label.startswith("Siesta board, columns A to E, rows 1 to 4.")
     assert "Sun: A1." in label
     assert "Shadows: C1, C3." in label
     assert "Roof of player 1: B1." in label
     assert "Roof of player 2: B2." in label
-    assert len(root.findall(f".//{SVG}circle[@class='sun']")) == 1
-    assert len(root.findall(f".//{SVG}rect[@class='shadow']")) == 2
-    roofs = root.findall(f".//{SVG}g[@class]")
-    assert sorted(g.get("class") for g in roofs) == ["roof seat-1", "roof seat-2"]
-    digits = sorted(g.find(f"{SVG}text").text for g in roofs)
-    assert digits == ["1", "2"]
-    assert 'fill="#0072b2"' in svg
-    assert 'fill="#d55e00"' in svg
-    assert "style=" not in svg  # the Content-Security-Policy refuses inline styles
-
-
-def test_board_svg_window_keeps_the_real_coordinates():
-    root = _parse(render_board_svg(["", "", "", "...S1#"], window="C3:G5"))
-    labels = [t.text for t in root.iter(f"{SVG}text")]
-    assert labels[:5] == ["C", "D", "E", "F", "G"]
-    assert labels[5:8] == ["3", "4", "5"]
-    assert "A" not in labels
-    assert "columns C to G, rows 3 to 5" in root.get("aria-label")
-
-
-def test_board_svg_full_board_by_default():
-    root = _parse(render_board_svg([]))
-    labels = [t.text for t in root.iter(f"{SVG}text")]
-    assert labels[0] == "A"
-    assert labels[11] == "L"
-    assert labels[12:24] == [str(n) for n in range(1, 13)]
-    assert root.get("viewBox").startswith("0 0 ")
-
-
-def test_board_svg_outlines_highlights_and_marks_illegal_cells():
-    root = _parse(render_board_svg(["S1#"], highlight="A1 C1", marks=["D1"], window="A1:D2"))
-    assert len(root.findall(f".//{SVG}rect[@class='highlight']")) == 2
-    assert len(root.findall(f".//{SVG}g[@class='mark']")) == 1
-    label = root.get("aria-label")
     assert "Outlined: A1, C1." in label
     assert "Marked illegal: D1." in label
-
-
-def test_board_svg_title_is_escaped():
-    svg = render_board_svg(["S"], title='<b>"x"</b>', crop=True)
-    assert "<b>" not in svg
-    assert _parse(svg).get("aria-label").startswith('<b>"x"</b> Siesta board')
-
-
-def test_board_svg_size_sets_the_cell_size():
-    small = _parse(render_board_svg(["S"], window="A1:B1", size=10))
-    big = _parse(render_board_svg(["S"], window="A1:B1", size=40))
-    assert float(big.get("width")) > 3 * float(small.get("width"))
-
-
-@pytest.mark.parametrize(
-    ("rows", "message"),
-    [(["S1X"], "row 1"), (["." * 13], "row 1"), (["."] * 13, "at most 12"), ("S1#", "list")],
-)
-def test_board_svg_rejects_bad_boards(rows, message):
-    with pytest.raises(ValueError, match=message):
-        render_board_svg(rows)
-
-
-def test_board_svg_rejects_bad_cells():
-    with pytest.raises(ValueError, match="M1"):
-        render_board_svg(["S"], highlight="M1")
-    with pytest.raises(ValueError, match="window"):
-        parse_window("A1")
-
-
-def test_board_window_grows_by_the_margin_and_stays_on_the_board():
-    assert board_window([["", "", "", "...S1#"]]) == "C3:G5"
-    assert board_window([["S"]], margin=2) == "A1:C3"
-    assert board_window([[]]) == "A1:L12"
-    assert board_window([[]], ["L12"]) == "K11:L12"
+    with translation.override("de"):
+        german = _parse(
+            Template("{% load siesta_board %}{% board_svg rows %}").render(Context({"rows": ["S"]}))
+        )
+    assert german.get("aria-label") != _parse(
+        Template("{% load siesta_board %}{% board_svg rows %}").render(Context({"rows": ["S"]}))
+    ).get("aria-label")
 
 
 def test_board_svg_template_tag():
@@ -210,6 +149,14 @@ def test_board_svg_template_tag():
     root = _parse(html)
     assert root.get("width") == str(15 + 3 * 20 + 2)
     assert len(root.findall(f".//{SVG}rect[@class='highlight']")) == 1
+
+
+def test_board_svg_tag_escapes_the_title():
+    html = Template("{% load siesta_board %}{% board_svg rows title=t crop=True %}").render(
+        Context({"rows": ["S"], "t": '<b>"x"</b>'})
+    )
+    assert "<b>" not in html
+    assert _parse(html).get("aria-label").startswith('<b>"x"</b> Siesta board, columns')
 
 
 # -- the page ----------------------------------------------------------------------------------

@@ -1,20 +1,24 @@
-"""``{% board_svg %}``: a Siesta board (RULES.md board text) drawn as inline, accessible SVG.
+"""A Siesta board (RULES.md board text) drawn as inline, accessible SVG, like python-chess's
+``chess.svg``: pure functions from board text and options to an SVG string.
 
-Usage::
+>>> svg = board(["S1#"], highlight="B1", window="A1:C1", size=20)
+>>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="siesta-board" role="img"')
+True
+>>> 'class="roof seat-1"' in svg, svg.count('class="highlight"')
+(True, 1)
 
-    {% load siesta_board %}
-    {% board_svg rows %}
-    {% board_svg rows highlight="F5 G5" window="D3:H7" size=28 title=_("Before") %}
-    {% board_svg rows crop=True marks="A5" %}
+Arguments of :func:`board`:
 
-- ``rows``: up to 12 strings of up to 12 characters, row 1 first: ``.`` empty, ``S`` sun,
-  ``#`` shadow, ``1``–``4`` roof of that seat. Missing rows and columns are empty.
+- ``rows``: up to 12 strings of up to 12 characters, row 1 first (the board codec of
+  :mod:`games.engine.notation`). Missing rows and columns are empty.
 - ``highlight``: cells to outline (the placements of a move), a string ``"F5 G5"`` or a list.
 - ``marks``: cells to flag as illegal (a red outline and a cross badge).
 - ``window``: the part of the board to draw, ``"A1:E5"``; ``crop=True`` picks the pieces and the
   named cells plus a margin of ``margin`` cells. The coordinate labels are the real ones.
 - ``size``: the side of one cell in CSS pixels (the SVG also scales down with its container).
-- ``title``: a caption put before the generated description in the accessible name.
+- ``title``: a caption put before the description in the accessible name.
+- ``describe``: words the drawing's :class:`Summary` as the accessible name, in the reader's
+  language (the engine has none of its own: by default the name is "Siesta board" and the window).
 
 Colours are SVG presentation attributes (no ``style`` attribute: the Content-Security-Policy refuses
 inline styles), which ``static/css/board-svg.css`` overrides with the CSS custom properties of the
@@ -22,169 +26,179 @@ game page (``static/css/game.css``), so a board here looks like the live board a
 restyle it:
 ``--seat-1`` … ``--seat-4`` (roofs, Okabe–Ito: colour-blind friendly), ``--seat-1-text`` …
 ``--seat-4-text`` (the seat digit), ``--sun-core``, ``--sun-edge``, ``--shade``, ``--board-bg``,
-``--board-line``, plus this tag's own ``--board-edge``, ``--board-ink``, ``--board-label``,
+``--board-line``, plus the drawing's own ``--board-edge``, ``--board-ink``, ``--board-label``,
 ``--board-highlight`` and ``--board-mark``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import NamedTuple
 
-from django import template
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from games.engine.notation import (
+    COLUMNS,
+    ROOF_CHARS,
+    SIZE,
+    Cell,
+    Square,
+    board_squares,
+    cell_name,
+    parse_cell,
+)
 
-from games.engine.notation import COLUMNS, SIZE
-
-register = template.Library()
-
-PIECES = ".S#1234"
 SEAT_COLOURS = {1: "#0072b2", 2: "#d55e00", 3: "#009e73", 4: "#cc79a7"}
 """Okabe–Ito blue, vermillion, bluish green, reddish purple — the game page's seat colours
 (``static/css/game.css``): told apart with the common kinds of colour blindness, and the seat
 digit on each roof does not rely on colour at all."""
 SEAT_INKS = {1: "#fff", 2: "#000", 3: "#000", 4: "#000"}
 
-Window = tuple[int, int, int, int]
-"""Columns and rows, 0-based and inclusive: ``(left, top, right, bottom)``."""
+
+class Window(NamedTuple):
+    """Columns and rows, 0-based and inclusive."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+    def holds(self, cell: Cell) -> bool:
+        row, column = divmod(cell, SIZE)
+        return self.left <= column <= self.right and self.top <= row <= self.bottom
+
+    def __str__(self) -> str:
+        return f"{COLUMNS[self.left]}{self.top + 1}:{COLUMNS[self.right]}{self.bottom + 1}"
 
 
-def parse_board(rows: Sequence[str]) -> list[str]:
-    """Board text padded to 12 × 12; unknown characters are an error."""
-    if isinstance(rows, str) or len(rows) > SIZE:
-        raise ValueError("a board is a list of at most 12 strings, row 1 first")
-    board = []
-    for number, row in enumerate(rows, start=1):
-        if len(row) > SIZE or any(char not in PIECES for char in row):
-            raise ValueError(f"board row {number} {row!r}: use at most 12 of . S # 1 2 3 4")
-        board.append(row.ljust(SIZE, "."))
-    return board + ["." * SIZE] * (SIZE - len(board))
+WHOLE_BOARD = Window(0, 0, SIZE - 1, SIZE - 1)
 
 
-def parse_cells(cells: str | Iterable[str] | None) -> list[tuple[int, int]]:
-    """``"F5 G5"`` (or a list of names) as ``(column, row)`` pairs, 0-based."""
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a drawing shows, for words in any language: its window and the cells (names, row by
+    row) of each kind of piece in it, then the outlined and the marked cells."""
+
+    window: Window
+    suns: tuple[str, ...]
+    shadows: tuple[str, ...]
+    roofs: tuple[tuple[int, tuple[str, ...]], ...]
+    """``(seat, cells)`` of each seat with roofs in the window, by seat."""
+    outlined: tuple[str, ...]
+    marked: tuple[str, ...]
+
+    @property
+    def first_column(self) -> str:
+        return COLUMNS[self.window.left]
+
+    @property
+    def last_column(self) -> str:
+        return COLUMNS[self.window.right]
+
+    @property
+    def first_row(self) -> int:
+        return self.window.top + 1
+
+    @property
+    def last_row(self) -> int:
+        return self.window.bottom + 1
+
+
+def default_label(summary: Summary) -> str:
+    """The accessible name when the caller gives no words of its own."""
+    return f"Siesta board {summary.window}"
+
+
+def parse_cells(cells: str | Iterable[str] | None) -> list[Cell]:
+    """``"F5 G5"`` (or a list of names) as cells; a name off the board is an error."""
     if not cells:
         return []
-    names = cells.split() if isinstance(cells, str) else list(cells)
-    found = []
-    for name in names:
-        column, row = name[:1].upper(), name[1:]
-        if column not in COLUMNS or not row.isdigit() or not 1 <= int(row) <= SIZE:
-            raise ValueError(f"{name!r} is not a cell: columns are A–L and rows 1–12")
-        found.append((COLUMNS.index(column), int(row) - 1))
-    return found
+    return [parse_cell(name) for name in (cells.split() if isinstance(cells, str) else cells)]
 
 
 def parse_window(text: str) -> Window:
-    """``"A1:E5"`` as ``(left, top, right, bottom)``, in either corner order."""
+    """``"A1:E5"`` as a :class:`Window`, in either corner order."""
     corners = parse_cells(text.replace(":", " "))
     if len(corners) != 2:
         raise ValueError(f"{text!r} is not a window: expected two corners like A1:E5")
-    (c1, r1), (c2, r2) = corners
-    return min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)
+    (r1, c1), (r2, c2) = (divmod(cell, SIZE) for cell in corners)
+    return Window(min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2))
 
 
 def board_window(
     boards: Iterable[Sequence[str]], cells: Iterable[str] = (), margin: int = 1
 ) -> str:
     """The smallest window (``"A1:E5"``) holding every piece of ``boards`` and every named cell,
-    grown by ``margin`` cells; the whole board when there is nothing to show."""
+    grown by ``margin`` cells; the whole board when there is nothing to show.
+
+    >>> board_window([["", "", "", "...S1#"]]), board_window([[]], ["L12"])
+    ('C3:G5', 'K11:L12')
+    """
     points = parse_cells(list(cells))
-    for board in boards:
-        for r, line in enumerate(parse_board(board)):
-            points.extend((c, r) for c, char in enumerate(line) if char != ".")
+    for rows in boards:
+        points.extend(cell for cell, square in board_squares(rows) if square.kind != "empty")
     if not points:
-        return f"A1:{COLUMNS[-1]}{SIZE}"
-    cols = [c for c, _ in points]
-    rows = [r for _, r in points]
-    left, right = max(min(cols) - margin, 0), min(max(cols) + margin, SIZE - 1)
-    top, bottom = max(min(rows) - margin, 0), min(max(rows) + margin, SIZE - 1)
-    return f"{COLUMNS[left]}{top + 1}:{COLUMNS[right]}{bottom + 1}"
+        return str(WHOLE_BOARD)
+    rows_of = [cell // SIZE for cell in points]
+    columns = [cell % SIZE for cell in points]
+    return str(
+        Window(
+            max(min(columns) - margin, 0),
+            max(min(rows_of) - margin, 0),
+            min(max(columns) + margin, SIZE - 1),
+            min(max(rows_of) + margin, SIZE - 1),
+        )
+    )
 
 
-def _name(column: int, row: int) -> str:
-    return f"{COLUMNS[column]}{row + 1}"
-
-
-def describe_board(
-    board: list[str],
-    window: Window,
-    highlight: list[tuple[int, int]],
-    marks: list[tuple[int, int]],
-) -> str:
-    """The board in words, for screen readers: the window, then each kind of piece."""
-    left, top, right, bottom = window
-    sentences = [
-        _(
-            "Siesta board, columns %(first_column)s to %(last_column)s, "
-            "rows %(first_row)s to %(last_row)s."
-        )
-        % {
-            "first_column": COLUMNS[left],
-            "last_column": COLUMNS[right],
-            "first_row": top + 1,
-            "last_row": bottom + 1,
-        }
-    ]
-    found: dict[str, list[str]] = {char: [] for char in PIECES[1:]}
-    for r in range(top, bottom + 1):
-        for c in range(left, right + 1):
-            char = board[r][c]
-            if char != ".":
-                found[char].append(_name(c, r))
-    if suns := found["S"]:
-        sentences.append(
-            ngettext("Sun: %(cells)s.", "Suns: %(cells)s.", len(suns)) % {"cells": ", ".join(suns)}
-        )
-    if shadows := found["#"]:
-        sentences.append(
-            ngettext("Shadow: %(cells)s.", "Shadows: %(cells)s.", len(shadows))
-            % {"cells": ", ".join(shadows)}
-        )
-    for seat in range(1, 5):
-        if roofs := found[str(seat)]:
-            sentences.append(
-                ngettext(
-                    "Roof of player %(seat)s: %(cells)s.",
-                    "Roofs of player %(seat)s: %(cells)s.",
-                    len(roofs),
-                )
-                % {"seat": seat, "cells": ", ".join(roofs)}
-            )
-    if highlight:
-        sentences.append(
-            _("Outlined: %(cells)s.") % {"cells": ", ".join(_name(c, r) for c, r in highlight)}
-        )
-    if marks:
-        sentences.append(
-            _("Marked illegal: %(cells)s.") % {"cells": ", ".join(_name(c, r) for c, r in marks)}
-        )
-    return " ".join(sentences)
+def summary(
+    rows: Sequence[str],
+    window: Window = WHOLE_BOARD,
+    highlight: Iterable[Cell] = (),
+    marks: Iterable[Cell] = (),
+) -> Summary:
+    """What :func:`board` shows of ``rows`` in ``window``."""
+    found: dict[str, list[str]] = {"sun": [], "shadow": []}
+    roofs: dict[int, list[str]] = {seat: [] for seat in range(1, len(ROOF_CHARS) + 1)}
+    for cell, square in board_squares(rows):
+        if not window.holds(cell) or square.kind == "empty":
+            continue
+        if square.seat is not None:
+            roofs[square.seat].append(cell_name(cell))
+        else:
+            found[square.kind].append(cell_name(cell))
+    return Summary(
+        window=window,
+        suns=tuple(found["sun"]),
+        shadows=tuple(found["shadow"]),
+        roofs=tuple((seat, tuple(cells)) for seat, cells in roofs.items() if cells),
+        outlined=tuple(cell_name(cell) for cell in highlight),
+        marked=tuple(cell_name(cell) for cell in marks),
+    )
 
 
 def _num(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _piece(char: str, x: float, y: float, s: float) -> str:
-    """The SVG of one piece in the cell whose top-left corner is (x, y)."""
-    if char == "S":
+def piece(square: Square, x: float, y: float, s: float) -> str:
+    """The SVG of one piece in the cell of side ``s`` whose top-left corner is (x, y)."""
+    if square.kind == "sun":
         return (
             f'<circle class="sun" cx="{_num(x + s / 2)}" cy="{_num(y + s / 2)}" '
             f'r="{_num(s * 0.32)}" fill="#f0c419" stroke="#b87400" '
             f'stroke-width="{_num(s * 0.06)}"/>'
         )
-    if char == "#":
+    if square.kind == "shadow":
         inset = s * 0.1
         return (
             f'<rect class="shadow" x="{_num(x + inset)}" y="{_num(y + inset)}" '
             f'width="{_num(s - 2 * inset)}" height="{_num(s - 2 * inset)}" rx="{_num(s * 0.06)}" '
             f'fill="#2a2638"/>'
         )
-    seat = int(char)
+    if square.seat is None:
+        return ""
+    seat = square.seat
     points = [(0.5, 0.1), (0.92, 0.46), (0.84, 0.46), (0.84, 0.9), (0.16, 0.9), (0.16, 0.46)]
     points += [(0.08, 0.46)]
     outline = " ".join(f"{_num(x + px * s)},{_num(y + py * s)}" for px, py in points)
@@ -199,7 +213,7 @@ def _piece(char: str, x: float, y: float, s: float) -> str:
     )
 
 
-def render_board_svg(
+def board(
     rows: Sequence[str],
     *,
     highlight: str | Iterable[str] | None = None,
@@ -209,19 +223,22 @@ def render_board_svg(
     margin: int = 1,
     size: int = 32,
     title: str | None = None,
+    describe: Callable[[Summary], str] = default_label,
 ) -> str:
-    """The SVG markup (see the module docstring for the arguments)."""
-    board = parse_board(rows)
+    """The SVG markup of a board (see the module docstring for the arguments). Every text it
+    writes is escaped."""
+    squares = list(board_squares(rows))
     lit = parse_cells(highlight)
     flagged = parse_cells(marks)
     if not window and crop:
-        window = board_window([board], [_name(c, r) for c, r in lit + flagged], margin)
-    left, top, right, bottom = parse_window(window) if window else (0, 0, SIZE - 1, SIZE - 1)
+        window = board_window([rows], [cell_name(cell) for cell in lit + flagged], margin)
+    shown = parse_window(window) if window else WHOLE_BOARD
+    left, top, right, bottom = shown
     s = float(size)
     pad = round(s * 0.75)
     columns, lines = right - left + 1, bottom - top + 1
     width, height = pad + columns * s + 2, pad + lines * s + 2
-    label = describe_board(board, (left, top, right, bottom), lit, flagged)
+    label = describe(summary(rows, shown, lit, flagged))
     if title:
         label = f"{title} {label}"
     parts = [
@@ -258,13 +275,18 @@ def render_board_svg(
                 f'y2="{_num(pad + j * s)}" class="board-line" stroke="#d8bf8f" '
                 f'stroke-width="0.5"/>'
             )
-    for r in range(top, bottom + 1):
-        for c in range(left, right + 1):
-            if (char := board[r][c]) != ".":
-                parts.append(_piece(char, pad + (c - left) * s, pad + (r - top) * s, s))
-    inside = [(c, r) for c, r in lit if left <= c <= right and top <= r <= bottom]
-    for c, r in inside:
-        x, y = pad + (c - left) * s, pad + (r - top) * s
+
+    def corner(cell: Cell) -> tuple[float, float]:
+        row, column = divmod(cell, SIZE)
+        return pad + (column - left) * s, pad + (row - top) * s
+
+    for cell, square in squares:
+        if square.kind != "empty" and shown.holds(cell):
+            parts.append(piece(square, *corner(cell), s))
+    for cell in lit:
+        if not shown.holds(cell):
+            continue
+        x, y = corner(cell)
         parts.append(
             f'<rect class="highlight" x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" '
             f'width="{_num(s - 3)}" height="{_num(s - 3)}" fill="none" '
@@ -272,10 +294,10 @@ def render_board_svg(
             f'<rect x="{_num(x + 3.5)}" y="{_num(y + 3.5)}" width="{_num(s - 7)}" '
             f'height="{_num(s - 7)}" fill="none" stroke="#ffffff" stroke-width="1"/>'
         )
-    for c, r in flagged:
-        if not (left <= c <= right and top <= r <= bottom):
+    for cell in flagged:
+        if not shown.holds(cell):
             continue
-        x, y = pad + (c - left) * s, pad + (r - top) * s
+        x, y = corner(cell)
         cx, cy, k = x + s * 0.82, y + s * 0.18, s * 0.08
         parts.append(
             f'<g class="mark" stroke="#C0141B">'
@@ -289,12 +311,3 @@ def render_board_svg(
         )
     parts.append("</svg>")
     return "".join(parts)
-
-
-@register.simple_tag
-def board_svg(
-    rows: Sequence[str], highlight: str | Iterable[str] | None = None, **options: Any
-) -> SafeString:
-    """Draw a board (the keyword options are those of :func:`render_board_svg`)."""
-    # Safe: the markup is built from escaped text and numbers only.
-    return mark_safe(render_board_svg(rows, highlight=highlight, **options))
