@@ -13,24 +13,27 @@ from __future__ import annotations
 
 import json
 
-from games.engine.notation import COLUMNS, SIZE, Piece
-from games.engine.position import Position
-from games.engine.variants import MAX_SEATS
+from games.engine.notation import (
+    COLUMNS,
+    EMPTY_CHAR,
+    ROOF_CHARS,
+    SHADOW_CHAR,
+    SIZE,
+    SUN_CHAR,
+    Piece,
+)
 
 
 def board_characters() -> dict[str, str | list[str]]:
-    """Each piece's character in the board text, as :meth:`Position.board_text` writes it:
-    ``empty``, ``sun``, ``shadow`` and ``roofs`` (seat 1 first)."""
-    position = Position(players=MAX_SEATS, check_start=False)
-    codes = [
-        position.cells[0],
-        position.code_of(Piece.SUN, 1),
-        position.code_of(Piece.SHADOW, 1),
-        *(position.code_of(Piece.ROOF, seat) for seat in range(1, MAX_SEATS + 1)),
-    ]
-    position.cells[: len(codes)] = codes
-    chars = list(position.board_text()[0][: len(codes)])
-    return {"empty": chars[0], "sun": chars[1], "shadow": chars[2], "roofs": chars[3:]}
+    """Each square's character in the board text, from the engine's codec
+    (:data:`~games.engine.notation.EMPTY_CHAR` and its siblings): ``empty``, ``sun``, ``shadow``
+    and ``roofs`` (seat 1 first)."""
+    return {
+        "empty": EMPTY_CHAR,
+        "sun": SUN_CHAR,
+        "shadow": SHADOW_CHAR,
+        "roofs": list(ROOF_CHARS),
+    }
 
 
 def codec_module() -> str:
