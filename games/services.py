@@ -38,6 +38,7 @@ from games.selectors import (
     position_of,
 )
 from games.signals import game_changed, game_finished
+from games.state import GameState, HintResult, TurnPreview
 
 logger = logging.getLogger(__name__)
 
@@ -207,7 +208,7 @@ def _publish(game: Game, seats: Sequence[Seat]) -> None:
     _after_commit(_announce_change, state)
 
 
-def _announce_change(state: dict[str, Any]) -> None:
+def _announce_change(state: GameState) -> None:
     """``game_changed`` after the commit: a failing receiver is logged, never raised."""
     for receiver, result in game_changed.send_robust(sender=Game, state=state):
         if isinstance(result, Exception):
@@ -601,7 +602,7 @@ def game_move_make(
 
 def game_turn_preview(
     *, game_id: int, user: AbstractBaseUser | None, move: str, ply: int | None
-) -> dict[str, Any]:
+) -> TurnPreview:
     """Check a turn in progress for the player to move; nothing is stored.
 
     Refusals are the services' own errors, so a check and the move it previews answer alike. A
@@ -650,7 +651,7 @@ def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
     return True
 
 
-def game_hint(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+def game_hint(*, game_id: int, user: AbstractBaseUser) -> HintResult:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game."""
     with transaction.atomic():
         game, seats = _lock(game_id)

@@ -33,6 +33,7 @@ from games.forms import (
     turn_time_label,
 )
 from games.models import Game, Seat
+from games.state import GameState
 from siesta_site import throttling
 
 COLUMNS = "ABCDEFGHIJKL"
@@ -261,7 +262,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
 
 
-def recent_marks(state: dict[str, Any], my_seat: int | None) -> dict[str, int]:
+def recent_marks(state: GameState, my_seat: int | None) -> dict[str, int]:
     """Cells placed since ``my_seat``'s last turn (a watcher: in the last round), by the seat
     that placed them; game.js draws the same outlines as the game goes on."""
     turns = state["turns"]

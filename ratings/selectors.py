@@ -15,6 +15,7 @@ from django.db.models.functions import Rank
 from games.engine import GameOutcome, SeatResult
 from games.models import Seat
 from games.selectors import game_list, game_state
+from games.state import GameState
 from ratings import elo
 from ratings.models import Pool, Rating, RatingChange
 
@@ -130,7 +131,7 @@ class RecentGame:
     """For a finished game: "win", "draw" (a shared win) or "loss"; else None."""
 
 
-def _outcome(state: dict[str, Any], seat: int | None) -> str | None:
+def _outcome(state: GameState, seat: int | None) -> str | None:
     """The seat's verdict in a finished game, from the public shape's seats."""
     if state["result"] is None or seat is None:
         return None

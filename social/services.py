@@ -14,7 +14,7 @@ import random
 from collections import defaultdict
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, cast, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 from games import services as game_services
 from games.models import Game, Seat
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
+from games.state import GameMode, GameState, GameVariant
 from social import realtime
 from social.models import (
     CHAT_MAX_LENGTH,
@@ -38,6 +39,24 @@ from social.models import (
     Rematch,
     RematchRequest,
     Seek,
+)
+from social.state import (
+    ChallengeFrame,
+    ChallengePayload,
+    ChallengeStatus,
+    ChatLine,
+    ChatMessageEvent,
+    ChatRemovedEvent,
+    ChatRoom,
+    GameRematchEvent,
+    NotificationFrame,
+    NotificationKind,
+    NotificationPayload,
+    RematchOfferEvent,
+    RematchStatus,
+    SeekFrame,
+    SeekPayload,
+    SeekStatus,
 )
 
 logger = logging.getLogger(__name__)
@@ -80,6 +99,10 @@ def _now() -> datetime:
     return timezone.now()
 
 
+@overload
+def _iso(moment: datetime) -> str: ...
+@overload
+def _iso(moment: None) -> None: ...
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
@@ -87,15 +110,15 @@ def _iso(moment: datetime | None) -> str | None:
 # -- seeks ---------------------------------------------------------------------------------------
 
 
-def seek_payload(seek: Seek) -> dict[str, Any]:
-    """A seek as the API shows it to its owner."""
+def seek_payload(seek: Seek) -> SeekPayload:
+    """A seek as the API shows it to its owner (the casts name the values of the choices)."""
     return {
         "id": seek.pk,
-        "status": seek.status,
+        "status": cast(SeekStatus, seek.status),
         "game": seek.game_id,
         "players": seek.players,
-        "mode": seek.mode,
-        "variant": seek.variant,
+        "mode": cast(GameMode, seek.mode),
+        "variant": cast(GameVariant, seek.variant),
         "rated": seek.rated,
         "turn_seconds": seek.turn_seconds,
         "rating_range": seek.rating_range,
@@ -195,10 +218,8 @@ def seek_cancel(*, seek_id: int, user: AbstractBaseUser) -> Seek:
 
 
 def _push_seek_on_commit(seek: Seek) -> None:
-    payload = seek_payload(seek)
-    transaction.on_commit(
-        partial(realtime.to_user, seek.user_id, {"type": "seek", "seek": payload})
-    )
+    frame: SeekFrame = {"type": "seek", "seek": seek_payload(seek)}
+    transaction.on_commit(partial(realtime.to_user, seek.user_id, frame))
 
 
 def effective_range(seek: Seek, now: datetime) -> float:
@@ -312,7 +333,7 @@ def _persons(seats: list[Seat]) -> list[Seat]:
     return [s for s in seats if s.user_id is not None and not s.bot_level]
 
 
-def rematch_status(*, game_id: int) -> dict[str, Any]:
+def rematch_status(*, game_id: int) -> RematchStatus:
     """``{"game": the rematch's id or null, "asked": [usernames], "waiting_for": [usernames]}``."""
     seats = list(Seat.objects.select_related("user").filter(game_id=game_id).order_by("seat"))
     rematch = Rematch.objects.filter(game_id=game_id).first()
@@ -329,7 +350,7 @@ def rematch_status(*, game_id: int) -> dict[str, Any]:
     }
 
 
-def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> RematchStatus:
     """A person of a finished game asks to play again. When every person has asked (bots always
     accept), the new game starts with the same players, bots and settings, seats rotated by
     one, and the old game's watchers get ``{"type": "rematch", "game": id}``."""
@@ -360,26 +381,22 @@ def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
             )
             Rematch.objects.create(game=game, new_game=new_game)
             status = rematch_status(game_id=game_id)
-            transaction.on_commit(
-                partial(realtime.to_game, game_id, "game.rematch", game=new_game.pk)
-            )
+            rematch: GameRematchEvent = {"type": "game.rematch", "game": new_game.pk}
+            transaction.on_commit(partial(realtime.to_game, game_id, rematch))
         else:
-            transaction.on_commit(
-                partial(
-                    realtime.to_game,
-                    game_id,
-                    "rematch.offer",
-                    asked=status["asked"],
-                    waiting_for=status["waiting_for"],
-                )
-            )
+            offer: RematchOfferEvent = {
+                "type": "rematch.offer",
+                "asked": status["asked"],
+                "waiting_for": status["waiting_for"],
+            }
+            transaction.on_commit(partial(realtime.to_game, game_id, offer))
     return status
 
 
 # -- chat ----------------------------------------------------------------------------------------
 
 
-def chat_payload(message: ChatMessage) -> dict[str, Any]:
+def chat_payload(message: ChatMessage) -> ChatLine:
     """A chat line as the socket sends it (``text`` of a preset is replaced per reader)."""
     return {
         "type": "chat",
@@ -387,18 +404,20 @@ def chat_payload(message: ChatMessage) -> dict[str, Any]:
         "username": message.user.get_username(),
         "text": message.text,
         "preset": message.preset or None,
-        "room": message.room,
+        "room": cast(ChatRoom, message.room),
         "at": _iso(message.created_at),
     }
 
 
-def chat_room_of(status: str, usernames: list[str | None], username: str | None) -> str:
+def chat_room_of(status: str, usernames: list[str | None], username: str | None) -> ChatRoom:
     """The room a person writes to and reads: players and spectators apart during play."""
     if status == Game.Status.FINISHED:
-        return ChatMessage.Room.AFTER
-    if username is not None and username in usernames:
-        return ChatMessage.Room.PLAYERS
-    return ChatMessage.Room.SPECTATORS
+        room = ChatMessage.Room.AFTER
+    elif username is not None and username in usernames:
+        room = ChatMessage.Room.PLAYERS
+    else:
+        room = ChatMessage.Room.SPECTATORS
+    return cast(ChatRoom, room)
 
 
 def chat_visible(room: str, reader_room: str) -> bool:
@@ -439,13 +458,12 @@ def chat_post(
         message = ChatMessage.objects.create(
             game=game, user=user, room=room, text=text, preset=preset
         )
-        transaction.on_commit(
-            partial(realtime.to_game, game_id, "chat.message", message=chat_payload(message))
-        )
+        event: ChatMessageEvent = {"type": "chat.message", "message": chat_payload(message)}
+        transaction.on_commit(partial(realtime.to_game, game_id, event))
     return message
 
 
-def chat_history(*, game_id: int, reader_room: str) -> list[dict[str, Any]]:
+def chat_history(*, game_id: int, reader_room: str) -> list[ChatLine]:
     messages = ChatMessage.objects.filter(game_id=game_id, removed=False).select_related("user")
     return [chat_payload(m) for m in messages if chat_visible(m.room, reader_room)]
 
@@ -457,9 +475,8 @@ def chat_remove(*, message_ids: list[int]) -> int:
         for message in messages:
             message.removed = True
             message.save(update_fields=["removed"])
-            transaction.on_commit(
-                partial(realtime.to_game, message.game_id, "chat.removed", id=message.pk)
-            )
+            removed: ChatRemovedEvent = {"type": "chat.removed", "id": message.pk}
+            transaction.on_commit(partial(realtime.to_game, message.game_id, removed))
     return len(messages)
 
 
@@ -479,15 +496,15 @@ def preferences_update(*, user: AbstractBaseUser, **changes: Any) -> Preferences
 # -- challenges ----------------------------------------------------------------------------------
 
 
-def challenge_payload(challenge: Challenge) -> dict[str, Any]:
+def challenge_payload(challenge: Challenge) -> ChallengePayload:
     return {
         "id": challenge.pk,
         "from": challenge.challenger.get_username(),
         "to": challenge.challenged.get_username(),
-        "variant": challenge.variant,
+        "variant": cast(GameVariant, challenge.variant),
         "rated": challenge.rated,
         "turn_seconds": challenge.turn_seconds,
-        "status": challenge.status,
+        "status": cast(ChallengeStatus, challenge.status),
         "game": challenge.game_id,
         "created_at": _iso(challenge.created_at),
     }
@@ -519,10 +536,8 @@ def challenge_create(
                 rated=rated,
                 turn_seconds=turn_seconds,
             )
-            payload = challenge_payload(challenge)
-            transaction.on_commit(
-                partial(realtime.to_user, target.pk, {"type": "challenge", "challenge": payload})
-            )
+            frame: ChallengeFrame = {"type": "challenge", "challenge": challenge_payload(challenge)}
+            transaction.on_commit(partial(realtime.to_user, target.pk, frame))
             notify(
                 user_id=target.pk,
                 kind=Notification.Kind.CHALLENGE,
@@ -567,11 +582,9 @@ def _answer(challenge: Challenge, status: str) -> None:
     challenge.status = status
     challenge.answered_at = _now()
     challenge.save(update_fields=["status", "answered_at", "game"])
-    payload = challenge_payload(challenge)
+    frame: ChallengeFrame = {"type": "challenge", "challenge": challenge_payload(challenge)}
     for user_id in (challenge.challenger_id, challenge.challenged_id):
-        transaction.on_commit(
-            partial(realtime.to_user, user_id, {"type": "challenge", "challenge": payload})
-        )
+        transaction.on_commit(partial(realtime.to_user, user_id, frame))
     Notification.objects.filter(key=f"challenge:{challenge.pk}", read_at=None).update(
         read_at=_now()
     )
@@ -682,10 +695,10 @@ def tournament_round_notices(
         )
 
 
-def notification_payload(notification: Notification) -> dict[str, Any]:
+def notification_payload(notification: Notification) -> NotificationPayload:
     return {
         "id": notification.pk,
-        "kind": notification.kind,
+        "kind": cast(NotificationKind, notification.kind),
         "params": notification.params,
         "text": notification_text(notification.kind, notification.params),
         "url": notification.url,
@@ -724,14 +737,12 @@ def _push_notification(notification_id: int) -> None:
     notification = Notification.objects.filter(pk=notification_id).first()
     if notification is None:
         return
-    realtime.to_user(
-        notification.user_id,
-        {
-            "type": "notification",
-            "notification": notification_payload(notification),
-            "unread": unread_count(notification.user_id),
-        },
-    )
+    frame: NotificationFrame = {
+        "type": "notification",
+        "notification": notification_payload(notification),
+        "unread": unread_count(notification.user_id),
+    }
+    realtime.to_user(notification.user_id, frame)
 
 
 def _enqueue_email(notification_id: int) -> None:
@@ -754,7 +765,7 @@ def notifications_mark_read(*, user: AbstractBaseUser, ids: list[int] | None = N
     return unread.update(read_at=_now())
 
 
-def turn_notices_update(state: dict[str, Any]) -> Notification | None:
+def turn_notices_update(state: GameState) -> Notification | None:
     """After a change to a slow game: a notice for the person whose turn it now is; earlier turn
     notices of that game are read (the turn has passed)."""
     if state["turn_seconds"] < SLOW_TURN_SECONDS:
@@ -762,7 +773,7 @@ def turn_notices_update(state: dict[str, Any]) -> Notification | None:
     game_id = state["id"]
     current = ""
     seat = None
-    if state["status"] == Game.Status.ACTIVE and state["to_move"]:
+    if state["status"] == "active" and state["to_move"]:
         seat = state["seats"][state["to_move"] - 1]
         current = f"turn:{game_id}:{state['ply']}"
     stale = Notification.objects.filter(

@@ -20,9 +20,10 @@ from games.models import Game
 from games.services import NotFound
 from tournaments import selectors, services
 from tournaments.models import MAX_TURN_SECONDS, Format, Tournament
+from tournaments.state import TournamentState
 
 
-def _state(tournament_id: int) -> dict[str, Any]:
+def _state(tournament_id: int) -> TournamentState:
     try:
         return selectors.tournament_state(selectors.tournament_get(tournament_id))
     except Tournament.DoesNotExist:

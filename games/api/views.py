@@ -24,6 +24,7 @@ from games.api.serializers import (
     StalePlyErrorSerializer,
 )
 from games.models import Game, Seat
+from games.state import GameState
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
@@ -35,7 +36,7 @@ def _game(game_id: int) -> Game:
         raise services.NotFound(_("There is no game %(id)s.") % {"id": game_id}) from None
 
 
-def _game_state(game_id: int) -> dict[str, Any]:
+def _game_state(game_id: int) -> GameState:
     return selectors.game_state(_game(game_id))
 
 
