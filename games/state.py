@@ -8,8 +8,8 @@ dicts at run time (so JSON as they stand), checked by mypy. ``tests/*/test_broad
 every broadcast and frame of real flows, round-trip each through JSON and check it against them.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: on Python 3.11 it hides NotRequired from
+# TypedDict's __optional_keys__, which the payload tests read.
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 GameStatus: TypeAlias = Literal["open", "active", "finished", "cancelled"]

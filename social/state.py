@@ -2,8 +2,6 @@
 that ``/ws/games/{id}/`` adds, the frames of ``/ws/lobby/`` (seeks, challenges, notices, presence)
 and the channel-layer events that carry them (as ``games.state`` for the game itself)."""
 
-from __future__ import annotations
-
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.state import GameMode, GameVariant, PlainErrorFrame

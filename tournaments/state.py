@@ -1,8 +1,6 @@
 """The shapes of a tournament on the wire (API.md): the state that the selectors build, the API
 returns and ``/ws/tournaments/{id}/`` sends, and its channel-layer event (as ``games.state``)."""
 
-from __future__ import annotations
-
 from typing import Literal, TypeAlias, TypedDict
 
 from games.state import GameMode, GameStatus, GameVariant, PlainErrorFrame
