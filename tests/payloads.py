@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import types
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
@@ -115,7 +114,7 @@ class _RecordingLayer:
 
 
 @pytest.fixture
-def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Broadcasts]:
+def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Broadcasts:
     """Every event the apps send to a group during the test (nothing reaches a real layer)."""
     import games.realtime
     import social.realtime
@@ -124,4 +123,4 @@ def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Broadcasts]:
     layer = _RecordingLayer(recorded)
     for module in (games.realtime, social.realtime):
         monkeypatch.setattr(module, "get_channel_layer", lambda: layer)
-    yield recorded
+    return recorded

@@ -24,7 +24,7 @@ from tests.games.test_consumers import (  # noqa: F401 - fixtures
     receive,
     table,
 )
-from tests.payloads import Broadcasts, assert_round_trips, broadcasts  # noqa: F401 - a fixture
+from tests.payloads import Broadcasts, assert_round_trips
 
 
 def _committed(call: Any, /, **kwargs: Any) -> Any:
