@@ -29,12 +29,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connections
 from django.http import HttpRequest
 from django.utils import translation
@@ -164,11 +164,11 @@ def _current_version(game_id: int) -> int | None:
     return version
 
 
-def _user_for_token(key: str) -> AbstractBaseUser | None:
+def _user_for_token(key: str) -> User | None:
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return None
-    user: AbstractBaseUser = token.user
+    user: User = token.user
     return user
 
 
@@ -193,7 +193,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     """One watcher (player or spectator) of one game."""
 
     game_id: int | None
-    user: AbstractBaseUser | None
+    user: User | None
     """The signed-in user (by session cookie or ``auth`` message); None for anonymous watchers."""
     version: int
     """The version of the last state sent; older or repeated broadcasts are not sent again."""
@@ -201,7 +201,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["game_id"]))
         user = self.scope.get("user")
-        self.user = user if user is not None and user.is_authenticated else None
+        # The session's user, lazily loaded: a User once signed in.
+        self.user = cast(User, user) if user is not None and user.is_authenticated else None
         self.language = _language_of(self.scope)
         self.version = -1
         self.synced_version = -1
@@ -441,7 +442,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return self.game_id
 
     @property
-    def _player(self) -> AbstractBaseUser:
+    def _player(self) -> User:
         """The signed-in user; anonymous watchers get the services' refusal for non-players."""
         if self.user is None:
             raise services.NotAllowed(_("You are not playing in this game."))

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView, redirect_to_login
 from django.contrib.staticfiles import finders
 from django.db import IntegrityError, transaction
@@ -70,7 +71,7 @@ def register(request: HttpRequest) -> HttpResponse:
     """Create an account with a username and password, sign the new user in and go home.
 
     Accounts created are throttled per client address, with the API's register limit."""
-    form: UserCreationForm = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST":
         address = throttling.client_address(request)
         wait = throttling.REGISTER.hit(address)
@@ -185,6 +186,7 @@ def _rows(games: Iterable[Game]) -> list[dict[str, Any]]:
 @login_required
 @require_POST
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    assert isinstance(request.user, User)  # login_required
     try:
         services.game_join(game_id=game_id, user=request.user)
     except services.NotFound as exc:
@@ -200,6 +202,7 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     """The lobby's Cancel button: the creator withdraws an open game."""
+    assert isinstance(request.user, User)  # login_required
     try:
         services.game_cancel(game_id=game_id, user=request.user)
     except services.NotFound as exc:
@@ -316,11 +319,12 @@ def seat_name(seat: Seat) -> str:
     """What a seat is called on the page: the username, the bot's level, or an empty seat."""
     if seat.user_id and seat.user:
         return seat.user.get_username()
-    return {
+    bots: dict[str, str] = {
         Seat.BotLevel.EASY: _("Bot (easy)"),
         Seat.BotLevel.MEDIUM: _("Bot (medium)"),
         Seat.BotLevel.HARD: _("Bot (hard)"),
-    }.get(seat.bot_level, _("Waiting for a player…"))
+    }
+    return bots.get(seat.bot_level, _("Waiting for a player…"))
 
 
 def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:

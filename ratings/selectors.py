@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
@@ -55,7 +55,7 @@ class LeaderboardPosition:
 
 
 def leaderboard_position(
-    *, user: AbstractBaseUser | AnonymousUser, pool: str, page_size: int = LEADERBOARD_PAGE_SIZE
+    *, user: User | AnonymousUser, pool: str, page_size: int = LEADERBOARD_PAGE_SIZE
 ) -> LeaderboardPosition | None:
     """Where ``user`` stands on the leaderboard of ``pool``: None when not on it."""
     if not user.is_authenticated:
@@ -73,19 +73,19 @@ def leaderboard_position(
     return LeaderboardPosition(rank=higher + 1, page=ahead // page_size + 1, rating=mine)
 
 
-def user_get(*, username: str) -> AbstractBaseUser:
+def user_get(*, username: str) -> User:
     """The user called ``username``; ``DoesNotExist`` if none."""
     return get_user_model().objects.get(username=username)
 
 
-def user_standings(*, user: AbstractBaseUser) -> list[Rating]:
+def user_standings(*, user: User) -> list[Rating]:
     """``user``'s rating in each pool, in pool order; an unsaved 1500 row for a pool without
     counted games."""
     rows = {r.pool: r for r in Rating.objects.filter(user_id=user.pk)}
     return [rows.get(pool) or Rating(user_id=user.pk, pool=pool) for pool in Pool.values]
 
 
-def rating_history(*, user: AbstractBaseUser, pool: str | None = None) -> QuerySet[RatingChange]:
+def rating_history(*, user: User, pool: str | None = None) -> QuerySet[RatingChange]:
     """``user``'s history rows, oldest first (finish time, then game id)."""
     rows = RatingChange.objects.filter(user_id=user.pk).select_related("rated_game")
     if pool:
@@ -270,7 +270,7 @@ def chart_layout(
     )
 
 
-def rating_chart(*, user: AbstractBaseUser, pool: str) -> Chart | None:
+def rating_chart(*, user: User, pool: str) -> Chart | None:
     """The chart of ``user``'s rating in ``pool``: 1500 at the start, then after each counted
     game. None before the first counted game."""
     counted = rating_history(user=user, pool=pool).filter(counted=True)

@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -55,7 +55,7 @@ def _chat_start(game_id: int, user_id: int | None, reader_room: str) -> tuple[bo
     return False, services.chat_history(game_id=game_id, reader_room=reader_room)
 
 
-def _mute_set(user: AbstractBaseUser, muted: bool) -> None:
+def _mute_set(user: User, muted: bool) -> None:
     services.preferences_update(user=user, chat_muted=muted)
 
 
@@ -176,7 +176,7 @@ class GameChatConsumer(GameConsumer):
 # -- the lobby socket ----------------------------------------------------------------------------
 
 
-def _welcome(user: AbstractBaseUser | None) -> WelcomeFrame:
+def _welcome(user: User | None) -> WelcomeFrame:
     welcome: WelcomeFrame = {"type": "welcome", "username": None, "online": presence.online_count()}
     if user is None:
         return welcome
@@ -196,11 +196,12 @@ def _welcome(user: AbstractBaseUser | None) -> WelcomeFrame:
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     """One open page of a person (or an anonymous visitor, who only gets the online count)."""
 
-    user: AbstractBaseUser | None
+    user: User | None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        self.user = user if user is not None and user.is_authenticated else None
+        # The session's user, lazily loaded: a User once signed in.
+        self.user = cast(User, user) if user is not None and user.is_authenticated else None
         self.language = _language_of(self.scope)
         self.group: str | None = None
         await self.accept()

@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any, cast, overload
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -138,7 +138,7 @@ def user_rating(user_id: int, mode: str) -> float:
 
 def seek_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     players: int = 2,
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
@@ -187,7 +187,7 @@ def _enqueue_matcher() -> None:
         logger.exception("could not enqueue the seek matcher")
 
 
-def seek_get(*, seek_id: int, user: AbstractBaseUser) -> Seek:
+def seek_get(*, seek_id: int, user: User) -> Seek:
     """The caller's own seek (others' are not shown: 404)."""
     seek = Seek.objects.filter(pk=seek_id, user_id=user.pk).first()
     if seek is None:
@@ -195,11 +195,11 @@ def seek_get(*, seek_id: int, user: AbstractBaseUser) -> Seek:
     return seek
 
 
-def seek_current(*, user: AbstractBaseUser) -> Seek | None:
+def seek_current(*, user: User) -> Seek | None:
     return Seek.objects.filter(user_id=user.pk, status=Seek.Status.WAITING).first()
 
 
-def seek_cancel(*, seek_id: int, user: AbstractBaseUser) -> Seek:
+def seek_cancel(*, seek_id: int, user: User) -> Seek:
     """Leave the pool. A seek already matched stays matched (409 with its game)."""
     with transaction.atomic():
         seek = Seek.objects.select_for_update().filter(pk=seek_id, user_id=user.pk).first()
@@ -298,7 +298,7 @@ def _match_pool(pool: list[Seek], now: datetime) -> list[int]:
 
 
 def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
-    takers: list[AbstractBaseUser | str] = [s.user for s in table]
+    takers: list[User | str] = [s.user for s in table]
     takers += [str(BOT_FILL_LEVEL)] * bots
     random.SystemRandom().shuffle(takers)
     first = table[0]
@@ -350,7 +350,7 @@ def rematch_status(*, game_id: int) -> RematchStatus:
     }
 
 
-def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> RematchStatus:
+def rematch_ask(*, game_id: int, user: User) -> RematchStatus:
     """A person of a finished game asks to play again. When every person has asked (bots always
     accept), the new game starts with the same players, bots and settings, seats rotated by
     one, and the old game's watchers get ``{"type": "rematch", "game": id}``."""
@@ -367,9 +367,7 @@ def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> RematchStatus:
         status = rematch_status(game_id=game_id)
         if status["game"] is None and not status["waiting_for"]:
             # Seat n goes to seat n + 1, the last seat to seat 1.
-            takers: list[AbstractBaseUser | str] = [
-                s.user if s.user else s.bot_level for s in seats
-            ]
+            takers: list[User | str] = [s.user if s.user else s.bot_level for s in seats]
             takers = takers[-1:] + takers[:-1]
             new_game = game_services.game_create_seated(
                 users=takers,
@@ -427,7 +425,7 @@ def chat_visible(room: str, reader_room: str) -> bool:
 
 
 def chat_post(
-    *, game_id: int, user: AbstractBaseUser | None, text: str | None = None, preset: str = ""
+    *, game_id: int, user: User | None, text: str | None = None, preset: str = ""
 ) -> ChatMessage:
     """Write a chat line (1-300 characters, or a preset) to the writer's room."""
     if user is None or not user.is_authenticated:
@@ -484,7 +482,7 @@ def preferences_of(user_id: int) -> Preferences:
     return Preferences.objects.filter(user_id=user_id).first() or Preferences(user_id=user_id)
 
 
-def preferences_update(*, user: AbstractBaseUser, **changes: Any) -> Preferences:
+def preferences_update(*, user: User, **changes: Any) -> Preferences:
     with transaction.atomic():
         preferences, _created = Preferences.objects.select_for_update().get_or_create(user=user)
         for name, value in changes.items():
@@ -512,7 +510,7 @@ def challenge_payload(challenge: Challenge) -> ChallengePayload:
 
 def challenge_create(
     *,
-    challenger: AbstractBaseUser,
+    challenger: User,
     username: str,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
@@ -550,7 +548,7 @@ def challenge_create(
     return challenge
 
 
-def _lock_challenge(challenge_id: int, user: AbstractBaseUser, *, side: str) -> Challenge:
+def _lock_challenge(challenge_id: int, user: User, *, side: str) -> Challenge:
     """The pending challenge, locked, if ``user`` is its ``challenger`` or ``challenged``."""
     challenge = (
         Challenge.objects.select_for_update()
@@ -574,7 +572,7 @@ def _lock_challenge(challenge_id: int, user: AbstractBaseUser, *, side: str) -> 
     return challenge
 
 
-def _involving(user: AbstractBaseUser) -> Q:
+def _involving(user: User) -> Q:
     return Q(challenger_id=user.pk) | Q(challenged_id=user.pk)
 
 
@@ -599,11 +597,11 @@ def _answer(challenge: Challenge, status: str) -> None:
         )
 
 
-def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_accept(*, challenge_id: int, user: User) -> Challenge:
     """The challenged person accepts: the game starts (seats at random) for both."""
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id, user, side="challenged")
-        takers: list[AbstractBaseUser | str] = [challenge.challenger, challenge.challenged]
+        takers: list[User | str] = [challenge.challenger, challenge.challenged]
         random.SystemRandom().shuffle(takers)
         challenge.game = game_services.game_create_seated(
             users=takers,
@@ -616,21 +614,21 @@ def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
     return challenge
 
 
-def challenge_decline(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id, user, side="challenged")
         _answer(challenge, Challenge.Status.DECLINED)
     return challenge
 
 
-def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id, user, side="challenger")
         _answer(challenge, Challenge.Status.CANCELLED)
     return challenge
 
 
-def challenges_open(*, user: AbstractBaseUser) -> list[Challenge]:
+def challenges_open(*, user: User) -> list[Challenge]:
     """Pending challenges the person sent or received, newest first."""
     return list(
         Challenge.objects.filter(_involving(user), status=Challenge.Status.PENDING).select_related(
@@ -758,7 +756,7 @@ def unread_count(user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id, read_at=None).count()
 
 
-def notifications_mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
+def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     unread = Notification.objects.filter(user_id=user.pk, read_at=None)
     if ids is not None:
         unread = unread.filter(pk__in=ids)
@@ -795,5 +793,5 @@ def turn_notices_update(state: GameState) -> Notification | None:
         )
 
 
-def notifications_latest(*, user: AbstractBaseUser, limit: int = 30) -> list[Notification]:
+def notifications_latest(*, user: User, limit: int = 30) -> list[Notification]:
     return list(Notification.objects.filter(user_id=user.pk)[:limit])

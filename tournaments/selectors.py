@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 
 from games.models import Game, Seat
@@ -163,7 +163,7 @@ def current_game_of(state: TournamentState, username: str) -> int | None:
     return None
 
 
-def tournaments_of_user(user: AbstractBaseUser) -> QuerySet[TournamentPlayer]:
+def tournaments_of_user(user: User) -> QuerySet[TournamentPlayer]:
     """``user``'s tournament entries, newest tournament first, with the final place once over."""
     return (
         TournamentPlayer.objects.filter(user_id=user.pk)

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -121,7 +121,7 @@ def tournament_settings_check(
 
 def tournament_create(
     *,
-    user: AbstractBaseUser | None,
+    user: User | None,
     name: str,
     format: str,
     table_size: int,
@@ -170,7 +170,7 @@ def tournament_create(
 # -- joining and leaving ---------------------------------------------------------------------------
 
 
-def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
+def tournament_join(*, tournament_id: int, user: User) -> Tournament:
     """Join a scheduled tournament (joining twice changes nothing); 409 once started or full."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
@@ -186,7 +186,7 @@ def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament
     return tournament
 
 
-def tournament_leave(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
+def tournament_leave(*, tournament_id: int, user: User) -> Tournament:
     """Before the start, leave; after it, withdraw: the running game is resigned for the player
     and they are not paired again."""
     with transaction.atomic():

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -148,9 +148,9 @@ def _back(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect("tournament", tournament_id=tournament_id)
 
 
-def _signed_in(request: HttpRequest) -> AbstractBaseUser:
+def _signed_in(request: HttpRequest) -> User:
     """The user of a ``login_required`` view."""
-    return cast(AbstractBaseUser, request.user)
+    return cast(User, request.user)
 
 
 @login_required
