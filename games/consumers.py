@@ -29,12 +29,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connections
 from django.http import HttpRequest
 from django.utils import translation
@@ -44,6 +44,19 @@ from rest_framework.authtoken.models import Token
 from games import realtime, services
 from games.models import Game
 from games.selectors import game_get, game_state
+from games.state import (
+    AckFrame,
+    AuthFrame,
+    CheckFrame,
+    ErrorFrame,
+    GameState,
+    GameStateEvent,
+    HintFrame,
+    HintResult,
+    StateFrame,
+    SyncFrame,
+    TurnPreview,
+)
 from siesta_site import safejson
 
 logger = logging.getLogger(__name__)
@@ -139,7 +152,7 @@ _connections_per_address: Counter[str] = Counter()
 # -- reads and checks run in a worker thread ----------------------------------------------------
 
 
-def _current_state(game_id: int) -> dict[str, Any] | None:
+def _current_state(game_id: int) -> GameState | None:
     try:
         return game_state(game_get(game_id))
     except Game.DoesNotExist:
@@ -151,11 +164,11 @@ def _current_version(game_id: int) -> int | None:
     return version
 
 
-def _user_for_token(key: str) -> AbstractBaseUser | None:
+def _user_for_token(key: str) -> User | None:
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return None
-    user: AbstractBaseUser = token.user
+    user: User = token.user
     return user
 
 
@@ -180,7 +193,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     """One watcher (player or spectator) of one game."""
 
     game_id: int | None
-    user: AbstractBaseUser | None
+    user: User | None
     """The signed-in user (by session cookie or ``auth`` message); None for anonymous watchers."""
     version: int
     """The version of the last state sent; older or repeated broadcasts are not sent again."""
@@ -188,7 +201,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["game_id"]))
         user = self.scope.get("user")
-        self.user = user if user is not None and user.is_authenticated else None
+        # The session's user, lazily loaded: a User once signed in.
+        self.user = cast(User, user) if user is not None and user.is_authenticated else None
         self.language = _language_of(self.scope)
         self.version = -1
         self.synced_version = -1
@@ -311,14 +325,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if user is None:  # the client may try again with another token
             raise MessageError(_("Invalid token."))
         self.user = user
-        await self.send_json({"type": "auth", "username": user.get_username()})
+        frame: AuthFrame = {"type": "auth", "username": user.get_username()}
+        await self.send_json(frame)
 
     async def _on_sync(self, content: Message) -> None:
         """The whole state, once per version: a repeat at a version already sent in answer to a
         ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap)."""
         version = await db_call(_current_version)(self._game_id)
         if version is not None and version == self.synced_version:
-            await self.send_json({"type": "sync", "version": version})
+            frame: SyncFrame = {"type": "sync", "version": version}
+            await self.send_json(frame)
             return
         state = await db_call(_current_state)(self._game_id)
         if state is None:
@@ -333,20 +349,25 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             game_id=self._game_id, user=self.user, move=move, ply=ply
         )
         # The new state reaches everyone, this sender too, through the group.
-        await self.send_json(
-            {"type": "ack", "id": content.get("id"), "ply": result.ply, "points": result.points}
-        )
+        frame: AckFrame = {
+            "type": "ack",
+            "id": content.get("id"),
+            "ply": result.ply,
+            "points": result.points,
+        }
+        await self.send_json(frame)
 
     async def _on_hint(self, content: Message) -> None:
-        hint = await db_call(services.game_hint)(game_id=self._game_id, user=self._player)
-        await self.send_json(
-            {
-                "type": "hint",
-                "id": content.get("id"),
-                "move": hint["move"],
-                "points": hint["points"],
-            }
+        hint: HintResult = await db_call(services.game_hint)(
+            game_id=self._game_id, user=self._player
         )
+        frame: HintFrame = {
+            "type": "hint",
+            "id": content.get("id"),
+            "move": hint["move"],
+            "points": hint["points"],
+        }
+        await self.send_json(frame)
 
     async def _on_resign(self, content: Message) -> None:
         await db_call(services.game_resign)(game_id=self._game_id, user=self._player)
@@ -354,10 +375,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _on_check(self, content: Message) -> None:
         move = _string_field(content, "move")
         ply = _int_field(content, "ply") if "ply" in content else None
-        preview = await db_call(services.game_turn_preview)(
+        preview: TurnPreview = await db_call(services.game_turn_preview)(
             game_id=self._game_id, user=self.user, move=move, ply=ply
         )
-        await self.send_json({"type": "check", "id": content.get("id"), "ok": True, **preview})
+        frame: CheckFrame = {"type": "check", "id": content.get("id"), "ok": True, **preview}
+        await self.send_json(frame)
 
     # Named _on_<type>: a bare ``_sync`` would shadow ``AsyncConsumer._sync`` and make the consumer
     # wrap its sends for a synchronous one.
@@ -386,7 +408,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     # -- group events -----------------------------------------------------------------------------
 
-    async def game_state(self, event: Message) -> None:
+    async def game_state(self, event: GameStateEvent) -> None:
         """A ``game.state`` event from ``games.realtime.broadcast_game_state``."""
         await self._send_state(event["game"], event["version"])
 
@@ -420,17 +442,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return self.game_id
 
     @property
-    def _player(self) -> AbstractBaseUser:
+    def _player(self) -> User:
         """The signed-in user; anonymous watchers get the services' refusal for non-players."""
         if self.user is None:
             raise services.NotAllowed(_("You are not playing in this game."))
         return self.user
 
-    async def _send_state(self, game: dict[str, Any], version: int, *, force: bool = False) -> None:
+    async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:
         if version <= self.version and not force:
             return
         self.version = max(self.version, version)
-        await self.send_json({"type": "state", "game": game, "version": version})
+        frame: StateFrame = {"type": "state", "game": game, "version": version}
+        await self.send_json(frame)
 
     async def _send_error(
         self,
@@ -441,7 +464,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         code: str | None = None,
         message_id: Any = None,
     ) -> None:
-        error: Message = {"type": "error", "error": text, "cell": cell, "id": message_id}
+        error: ErrorFrame = {"type": "error", "error": text, "cell": cell, "id": message_id}
         if ply is not None:
             error["ply"] = ply
         if code is not None:

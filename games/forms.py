@@ -89,7 +89,8 @@ class GameCreateForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         players = cleaned.get("players")
         if cleaned.get("mode") == Game.Mode.TEAMS and players is not None and players != 4:
             self.add_error("mode", _("Team games need 4 players."))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from games.state import GameState, GameStateEvent
 
 logger = logging.getLogger(__name__)
 
@@ -15,25 +18,24 @@ def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
 
-def broadcast_game_state(game_id: int, state: dict[str, Any]) -> bool:
+def broadcast_game_state(game_id: int, state: GameState) -> bool:
     """Send a game state to everyone watching the game. The event carries the whole state, so the
     consumers' handlers never query.
 
     Called after the commit: when the channel layer fails (Redis down) the change is made all the
     same, so this logs and returns False; watchers catch up with ``sync`` (the version tells them
     what they missed)."""
-    return group_send(
-        game_group(game_id), {"type": "game.state", "game": state, "version": state["version"]}
-    )
+    event: GameStateEvent = {"type": "game.state", "game": state, "version": state["version"]}
+    return group_send(game_group(game_id), event)
 
 
-def group_send(group: str, event: dict[str, Any]) -> bool:
+def group_send(group: str, event: Mapping[str, Any]) -> bool:
     """Send ``event`` to a Channels group; False (logged) without a layer or when it fails."""
     layer = get_channel_layer()
     if layer is None:
         return False
     try:
-        async_to_sync(layer.group_send)(group, event)
+        async_to_sync(layer.group_send)(group, dict(event))
     except Exception:
         logger.warning(
             "could not broadcast %s to group %s", event.get("type"), group, exc_info=True

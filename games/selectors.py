@@ -5,13 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from django.db.models import Q, QuerySet
 
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
 from games.errors import GameNotFound
 from games.models import Game, Seat, Turn
+from games.state import (
+    BotLevel,
+    EndReason,
+    GameMode,
+    GameState,
+    GameStatus,
+    GameVariant,
+    OutReason,
+    ResultState,
+)
 
 
 @overload
@@ -64,37 +74,38 @@ def team_scores(game: Game, seats: Sequence[Seat]) -> list[int] | None:
     return [sum(s.score for s in seats if s.team == team) for team in (1, 2)]
 
 
-def game_state(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
-    """The game as API.md describes it (REST and WebSocket alike)."""
+def game_state(game: Game, seats: Sequence[Seat] | None = None) -> GameState:
+    """The game as API.md describes it (REST and WebSocket alike). The casts name the values
+    that the columns' choices allow."""
     seats = list(seats) if seats is not None else game_seats(game)
     turns = list(game.turns.all())
-    result = None
+    result: ResultState | None = None
     if game.status in (Game.Status.FINISHED, Game.Status.CANCELLED):
         result = {
-            "end_reason": game.end_reason,
+            "end_reason": cast(EndReason, game.end_reason),
             "winners": list(game.winners),
             "scores": [s.score for s in seats],
             "team_scores": team_scores(game, seats),
         }
     return {
         "id": game.pk,
-        "status": game.status,
+        "status": cast(GameStatus, game.status),
         "players": game.players,
-        "mode": game.mode,
-        "variant": game.variant,
+        "mode": cast(GameMode, game.mode),
+        "variant": cast(GameVariant, game.variant),
         "rated": game.rated,
         "turn_seconds": game.turn_seconds,
         "seats": [
             {
                 "seat": s.seat,
                 "username": s.user.get_username() if s.user_id and s.user else None,
-                "bot": s.bot_level or None,
+                "bot": cast("BotLevel | None", s.bot_level or None),
                 "team": s.team,
                 "score": s.score,
                 "roofs_left": s.roofs_left,
                 "hinted": s.hinted,
                 "resigned": s.is_out,
-                "out_reason": s.out_reason or None,
+                "out_reason": cast("OutReason | None", s.out_reason or None),
             }
             for s in seats
         ],

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -49,6 +49,7 @@ from games.selectors import (
     position_of,
 )
 from games.signals import game_changed, game_finished
+from games.state import GameState, HintResult, TurnPreview
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +157,7 @@ def _publish(game: Game, seats: Sequence[Seat]) -> None:
     _after_commit(_announce_change, state)
 
 
-def _announce_change(state: dict[str, Any]) -> None:
+def _announce_change(state: GameState) -> None:
     """``game_changed`` after the commit: a failing receiver is logged, never raised."""
     for receiver, result in game_changed.send_robust(sender=Game, state=state):
         if isinstance(result, Exception):
@@ -211,13 +212,13 @@ def _start(game: Game, seats: Sequence[Seat]) -> None:
 # -- per-user limits ---------------------------------------------------------------------------
 
 
-def _lock_user(user: AbstractBaseUser) -> None:
+def _lock_user(user: User) -> None:
     """Serialise one user's game creations and joins, so that two at once cannot both pass a
     limit (SQLite's immediate transactions serialise them anyway)."""
     list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
-def _check_open_games_limit(user: AbstractBaseUser) -> None:
+def _check_open_games_limit(user: User) -> None:
     limit = Game.MAX_OPEN_GAMES
     if Game.objects.filter(status=Game.Status.OPEN, created_by=user.pk).count() >= limit:
         raise LimitReached(
@@ -232,7 +233,7 @@ def _check_open_games_limit(user: AbstractBaseUser) -> None:
         )
 
 
-def _check_bot_games_limit(user: AbstractBaseUser) -> None:
+def _check_bot_games_limit(user: User) -> None:
     limit = Game.MAX_BOT_GAMES
     playing = (
         Game.objects.filter(
@@ -274,12 +275,12 @@ def game_settings_check(*, players: int, mode: str, variant: str, turn_seconds: 
 
 def game_create_seated(
     *,
-    users: Sequence[AbstractBaseUser | str],
+    users: Sequence[User | str],
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
     turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> Game:
     """Start a game with every seat already taken: ``users`` in seat order, each a user or the
     level of a bot that takes the seat. For games the site pairs (tournament pairings, quick
@@ -305,7 +306,7 @@ def game_create_seated(
 
 def game_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     players: int = 2,
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
@@ -337,12 +338,12 @@ def game_create(
 
 def _open(
     *,
-    takers: Sequence[AbstractBaseUser | str | None],
+    takers: Sequence[User | str | None],
     mode: str,
     variant: str,
     rated: bool,
     turn_seconds: int,
-    created_by: AbstractBaseUser | None,
+    created_by: User | None,
 ) -> Game:
     """Create a game and its seats, in seat order each a user, a bot level or None (free); it
     starts when every seat is taken."""
@@ -376,7 +377,7 @@ def _open(
     return game
 
 
-def game_join(*, game_id: int, user: AbstractBaseUser) -> Game:
+def game_join(*, game_id: int, user: User) -> Game:
     """Take the lowest free seat; the game starts when its last seat is filled."""
     with transaction.atomic():
         game, seats = _lock(game_id)
@@ -407,7 +408,7 @@ def _cancel(game: Game, seats: Sequence[Seat], reason: str) -> None:
     _publish(game, seats)
 
 
-def game_cancel(*, game_id: int, user: AbstractBaseUser) -> Game:
+def game_cancel(*, game_id: int, user: User) -> Game:
     """The creator withdraws an open game: it leaves the lobby, and whoever joined is told."""
     with transaction.atomic():
         game, seats = _lock(game_id)
@@ -439,7 +440,7 @@ def game_open_expire(*, now: datetime | None = None) -> list[int]:
 # -- playing -----------------------------------------------------------------------------------
 
 
-def _check_turn(game: Game, seats: Sequence[Seat], user: AbstractBaseUser | None) -> Seat:
+def _check_turn(game: Game, seats: Sequence[Seat], user: User | None) -> Seat:
     """The seat ``user`` may move for now, or the reason they may not."""
     if game.status != Game.Status.ACTIVE:
         if game.status == Game.Status.OPEN:
@@ -464,7 +465,7 @@ def _refusal(exc: EngineError) -> InvalidMove:
 def _check_ply(
     game: Game,
     seats: Sequence[Seat],
-    user: AbstractBaseUser | None,
+    user: User | None,
     ply: int | None,
     *,
     required: bool,
@@ -527,9 +528,7 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
     return list(points)
 
 
-def game_move_make(
-    *, game_id: int, user: AbstractBaseUser | None, move: str, ply: int | None
-) -> MoveResult:
+def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | None) -> MoveResult:
     """Play ``move`` for ``user``'s seat. ``ply`` must be the game's current ply."""
     if not isinstance(move, str) or not move.strip():
         raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
@@ -549,8 +548,8 @@ def game_move_make(
 
 
 def game_turn_preview(
-    *, game_id: int, user: AbstractBaseUser | None, move: str, ply: int | None
-) -> dict[str, Any]:
+    *, game_id: int, user: User | None, move: str, ply: int | None
+) -> TurnPreview:
     """Check a turn in progress for the player to move; nothing is stored.
 
     Refusals are the services' own errors, so a check and the move it previews answer alike. A
@@ -596,7 +595,7 @@ def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
     return True
 
 
-def game_hint(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+def game_hint(*, game_id: int, user: User) -> HintResult:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game."""
     with transaction.atomic():
         game, seats = _lock(game_id)
@@ -631,7 +630,7 @@ def _put_out(game: Game, seats: list[Seat], seat: Seat, reason: str) -> None:
         _schedule_bot(game, seats)
 
 
-def game_resign(*, game_id: int, user: AbstractBaseUser) -> Game:
+def game_resign(*, game_id: int, user: User) -> Game:
     with transaction.atomic():
         game, seats = _lock(game_id)
         if game.status != Game.Status.ACTIVE:

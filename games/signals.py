@@ -9,5 +9,6 @@ or rolls back with the end of the game."""
 
 game_changed = Signal()
 """Sent after the commit of every change to a game (created, joined, started, a turn, a hint, an
-end...), with ``state``: the public game state of API.md. Sent with ``send_robust``: a failing
-receiver is logged and never fails the request. Other apps (``social``) use it for notices."""
+end...), with ``state``: the public game state of API.md (``games.state.GameState``). Sent with
+``send_robust``: a failing receiver is logged and never fails the request. Other apps
+(``social``) use it for notices."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
@@ -29,6 +30,7 @@ from games.forms import (
     turn_time_label,
 )
 from games.models import Game, Seat
+from games.state import GameState
 
 LOBBY_LIST_SIZE = 20
 RECENT_FINISHED = 10
@@ -85,6 +87,7 @@ def _rows(games: Iterable[Game]) -> list[dict[str, Any]]:
 @login_required
 @require_POST
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    assert isinstance(request.user, User)  # login_required
     try:
         services.game_join(game_id=game_id, user=request.user)
     except services.NotFound as exc:
@@ -100,6 +103,7 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     """The lobby's Cancel button: the creator withdraws an open game."""
+    assert isinstance(request.user, User)  # login_required
     try:
         services.game_cancel(game_id=game_id, user=request.user)
     except services.NotFound as exc:
@@ -161,7 +165,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
 
 
-def recent_marks(state: dict[str, Any], my_seat: int | None) -> dict[str, int]:
+def recent_marks(state: GameState, my_seat: int | None) -> dict[str, int]:
     """Cells placed since ``my_seat``'s last turn (a watcher: in the last round), by the seat
     that placed them; game.js draws the same outlines as the game goes on."""
     turns = state["turns"]
@@ -200,11 +204,12 @@ def seat_name(seat: Seat) -> str:
     """What a seat is called on the page: the username, the bot's level, or an empty seat."""
     if seat.user_id and seat.user:
         return seat.user.get_username()
-    return {
+    bots: dict[str, str] = {
         Seat.BotLevel.EASY: _("Bot (easy)"),
         Seat.BotLevel.MEDIUM: _("Bot (medium)"),
         Seat.BotLevel.HARD: _("Bot (hard)"),
-    }.get(seat.bot_level, _("Waiting for a player…"))
+    }
+    return bots.get(seat.bot_level, _("Waiting for a player…"))
 
 
 def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:

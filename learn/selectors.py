@@ -6,8 +6,7 @@ import random
 from collections.abc import Collection
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from games.engine import Position
@@ -38,7 +37,7 @@ def puzzle_get(puzzle_id: int) -> Puzzle | None:
     return Puzzle.objects.filter(pk=puzzle_id).select_related("source_game").first()
 
 
-def puzzle_player(user: AbstractBaseUser | AnonymousUser) -> PuzzlePlayer | None:
+def puzzle_player(user: User | AnonymousUser) -> PuzzlePlayer | None:
     if not user.is_authenticated:
         return None
     return PuzzlePlayer.objects.filter(user=user).first()
@@ -57,7 +56,7 @@ def puzzles_filtered(
 
 def puzzle_next(
     *,
-    user: AbstractBaseUser | AnonymousUser | None = None,
+    user: User | AnonymousUser | None = None,
     exclude: Collection[int] = (),
     theme: str | None = None,
     difficulty: int | None = None,
@@ -79,7 +78,7 @@ def puzzle_next(
     return rng.choice(nearest) if nearest else None
 
 
-def attempts_of(user: AbstractBaseUser | AnonymousUser, limit: int = 50) -> QuerySet[PuzzleAttempt]:
+def attempts_of(user: User, limit: int = 50) -> QuerySet[PuzzleAttempt]:
     return PuzzleAttempt.objects.filter(user=user).select_related("puzzle")[:limit]
 
 

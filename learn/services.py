@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -140,9 +140,7 @@ def expected(rating: float, opponent: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0)))
 
 
-def puzzle_attempt_make(
-    *, puzzle_id: int, move: str, user: AbstractBaseUser | None = None
-) -> AttemptResult:
+def puzzle_attempt_make(*, puzzle_id: int, move: str, user: User | None = None) -> AttemptResult:
     """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
 
     Signed in, the attempt is stored; the player's first attempt at a puzzle is rated (Elo

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -207,6 +208,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def puzzle_history(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)  # login_required
     return render(
         request,
         "learn/history.html",

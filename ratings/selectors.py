@@ -8,13 +8,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
 from games.engine import GameOutcome, SeatResult
 from games.models import Seat
 from games.selectors import game_list, game_state
+from games.state import GameState
 from ratings import elo
 from ratings.models import Pool, Rating, RatingChange
 
@@ -54,7 +55,7 @@ class LeaderboardPosition:
 
 
 def leaderboard_position(
-    *, user: AbstractBaseUser | AnonymousUser, pool: str, page_size: int = LEADERBOARD_PAGE_SIZE
+    *, user: User | AnonymousUser, pool: str, page_size: int = LEADERBOARD_PAGE_SIZE
 ) -> LeaderboardPosition | None:
     """Where ``user`` stands on the leaderboard of ``pool``: None when not on it."""
     if not user.is_authenticated:
@@ -72,19 +73,19 @@ def leaderboard_position(
     return LeaderboardPosition(rank=higher + 1, page=ahead // page_size + 1, rating=mine)
 
 
-def user_get(*, username: str) -> AbstractBaseUser:
+def user_get(*, username: str) -> User:
     """The user called ``username``; ``DoesNotExist`` if none."""
     return get_user_model().objects.get(username=username)
 
 
-def user_standings(*, user: AbstractBaseUser) -> list[Rating]:
+def user_standings(*, user: User) -> list[Rating]:
     """``user``'s rating in each pool, in pool order; an unsaved 1500 row for a pool without
     counted games."""
     rows = {r.pool: r for r in Rating.objects.filter(user_id=user.pk)}
     return [rows.get(pool) or Rating(user_id=user.pk, pool=pool) for pool in Pool.values]
 
 
-def rating_history(*, user: AbstractBaseUser, pool: str | None = None) -> QuerySet[RatingChange]:
+def rating_history(*, user: User, pool: str | None = None) -> QuerySet[RatingChange]:
     """``user``'s history rows, oldest first (finish time, then game id)."""
     rows = RatingChange.objects.filter(user_id=user.pk).select_related("rated_game")
     if pool:
@@ -130,7 +131,7 @@ class RecentGame:
     """For a finished game: "win", "draw" (a shared win) or "loss"; else None."""
 
 
-def _outcome(state: dict[str, Any], seat: int | None) -> str | None:
+def _outcome(state: GameState, seat: int | None) -> str | None:
     """The seat's verdict in a finished game, from the public shape's seats."""
     if state["result"] is None or seat is None:
         return None
@@ -269,7 +270,7 @@ def chart_layout(
     )
 
 
-def rating_chart(*, user: AbstractBaseUser, pool: str) -> Chart | None:
+def rating_chart(*, user: User, pool: str) -> Chart | None:
     """The chart of ``user``'s rating in ``pool``: 1500 at the start, then after each counted
     game. None before the first counted game."""
     counted = rating_history(user=user, pool=pool).filter(counted=True)

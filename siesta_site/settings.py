@@ -25,6 +25,7 @@ Everything that differs between machines is read from the environment here, in o
 """
 
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -333,7 +334,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "requeue-bot-turns": {"task": "games.tasks.requeue_bot_turns", "schedule": 10.0},
     "requeue-analyses": {"task": "games.tasks.requeue_analyses", "schedule": 60.0},

@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -25,19 +25,37 @@ from games.consumers import (
     _string_field,
     _user_for_token,
 )
+from games.state import GameState, PlainErrorFrame
 from social import presence, realtime, services
+from social.state import (
+    ChatHistoryFrame,
+    ChatLine,
+    ChatMessageEvent,
+    ChatMuteFrame,
+    ChatRemovedEvent,
+    ChatRemovedFrame,
+    ChatRoom,
+    GameRematchEvent,
+    NotificationFrame,
+    PongFrame,
+    RematchFrame,
+    RematchOfferEvent,
+    RematchOfferFrame,
+    SocialMessageEvent,
+    WelcomeFrame,
+)
 
 # -- the game socket's chat ----------------------------------------------------------------------
 
 
-def _chat_start(game_id: int, user_id: int | None, reader_room: str) -> tuple[bool, list[Any]]:
+def _chat_start(game_id: int, user_id: int | None, reader_room: str) -> tuple[bool, list[ChatLine]]:
     muted = user_id is not None and services.preferences_of(user_id).chat_muted
     if muted:
         return True, []
     return False, services.chat_history(game_id=game_id, reader_room=reader_room)
 
 
-def _mute_set(user: AbstractBaseUser, muted: bool) -> None:
+def _mute_set(user: User, muted: bool) -> None:
     services.preferences_update(user=user, chat_muted=muted)
 
 
@@ -59,31 +77,30 @@ class GameChatConsumer(GameConsumer):
         self.chat_muted, lines = await database_sync_to_async(_chat_start)(
             self._game_id, user_id, self._reader_room
         )
-        await self.send_json(
-            {
-                "type": "chat_history",
-                "room": self._reader_room,
-                "muted": self.chat_muted,
-                "messages": [self._localised(line) for line in lines],
-            }
-        )
+        frame: ChatHistoryFrame = {
+            "type": "chat_history",
+            "room": self._reader_room,
+            "muted": self.chat_muted,
+            "messages": [self._localised(line) for line in lines],
+        }
+        await self.send_json(frame)
 
     @property
     def _username(self) -> str | None:
         return self.user.get_username() if self.user is not None else None
 
     @property
-    def _reader_room(self) -> str:
+    def _reader_room(self) -> ChatRoom:
         return services.chat_room_of(self.game_status, self.player_names, self._username)
 
-    def _localised(self, line: Message) -> Message:
+    def _localised(self, line: ChatLine) -> ChatLine:
         preset = line.get("preset")
         if preset in services.CHAT_PRESETS:
             with translation.override(self.language):
                 return {**line, "text": str(services.CHAT_PRESETS[preset])}
         return line
 
-    async def _send_state(self, game: dict[str, Any], version: int, *, force: bool = False) -> None:
+    async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:
         # Remember who plays and whether the game is over: chat lines are filtered by it.
         if version <= self.version and not force:
             return
@@ -119,7 +136,8 @@ class GameChatConsumer(GameConsumer):
             raise MessageError(_("The field %(field)s must be true or false.") % {"field": "muted"})
         await database_sync_to_async(_mute_set)(self._player, muted)
         self.chat_muted = muted
-        await self.send_json({"type": "chat_mute", "muted": muted})
+        frame: ChatMuteFrame = {"type": "chat_mute", "muted": muted}
+        await self.send_json(frame)
         if not muted:
             await self._send_chat_history()
 
@@ -132,29 +150,34 @@ class GameChatConsumer(GameConsumer):
 
     # -- group events -----------------------------------------------------------------------------
 
-    async def chat_message(self, event: Message) -> None:
+    async def chat_message(self, event: ChatMessageEvent) -> None:
         line = event["message"]
         if self.chat_muted or not services.chat_visible(line["room"], self._reader_room):
             return
         await self.send_json(self._localised(line))
 
-    async def chat_removed(self, event: Message) -> None:
-        await self.send_json({"type": "chat_removed", "id": event["id"]})
+    async def chat_removed(self, event: ChatRemovedEvent) -> None:
+        frame: ChatRemovedFrame = {"type": "chat_removed", "id": event["id"]}
+        await self.send_json(frame)
 
-    async def rematch_offer(self, event: Message) -> None:
-        await self.send_json(
-            {"type": "rematch_offer", "asked": event["asked"], "waiting_for": event["waiting_for"]}
-        )
+    async def rematch_offer(self, event: RematchOfferEvent) -> None:
+        frame: RematchOfferFrame = {
+            "type": "rematch_offer",
+            "asked": event["asked"],
+            "waiting_for": event["waiting_for"],
+        }
+        await self.send_json(frame)
 
-    async def game_rematch(self, event: Message) -> None:
-        await self.send_json({"type": "rematch", "game": event["game"]})
+    async def game_rematch(self, event: GameRematchEvent) -> None:
+        frame: RematchFrame = {"type": "rematch", "game": event["game"]}
+        await self.send_json(frame)
 
 
 # -- the lobby socket ----------------------------------------------------------------------------
 
 
-def _welcome(user: AbstractBaseUser | None) -> Message:
-    welcome: Message = {"type": "welcome", "username": None, "online": presence.online_count()}
+def _welcome(user: User | None) -> WelcomeFrame:
+    welcome: WelcomeFrame = {"type": "welcome", "username": None, "online": presence.online_count()}
     if user is None:
         return welcome
     seek = services.seek_current(user=user)
@@ -173,11 +196,12 @@ def _welcome(user: AbstractBaseUser | None) -> Message:
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     """One open page of a person (or an anonymous visitor, who only gets the online count)."""
 
-    user: AbstractBaseUser | None
+    user: User | None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        self.user = user if user is not None and user.is_authenticated else None
+        # The session's user, lazily loaded: a User once signed in.
+        self.user = cast(User, user) if user is not None and user.is_authenticated else None
         self.language = _language_of(self.scope)
         self.group: str | None = None
         await self.accept()
@@ -212,7 +236,8 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
                 if self.user is not None:
                     await database_sync_to_async(presence.touch)(self.user.pk)
                 online = await database_sync_to_async(presence.online_count)()
-                await self.send_json({"type": "pong", "online": online})
+                pong: PongFrame = {"type": "pong", "online": online}
+                await self.send_json(pong)
             elif kind == "auth" and self.user is None and isinstance(content.get("token"), str):
                 self.user = await database_sync_to_async(_user_for_token)(content["token"])
                 if self.user is None:
@@ -223,20 +248,20 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
                 await self._error(_("Unknown message type %(type)s.") % {"type": kind})
 
     async def _error(self, text: str) -> None:
-        await self.send_json({"type": "error", "error": text})
+        frame: PlainErrorFrame = {"type": "error", "error": text}
+        await self.send_json(frame)
 
-    async def social_message(self, event: Message) -> None:
+    async def social_message(self, event: SocialMessageEvent) -> None:
         """A ``social.message`` pushed by ``social.realtime.to_user``."""
         message = event["message"]
-        if message.get("type") == "notification":
+        if message["type"] == "notification":
             # The words of a notice in this page's language.
+            notice = message["notification"]
             with translation.override(self.language):
-                notice = message["notification"]
-                notice = {
-                    **notice,
-                    "text": services.notification_text(notice["kind"], notice["params"]),
-                }
-            message = {**message, "notification": notice}
+                text = services.notification_text(notice["kind"], notice["params"])
+            localised: NotificationFrame = {**message, "notification": {**notice, "text": text}}
+            await self.send_json(localised)
+            return
         await self.send_json(message)
 
     @classmethod

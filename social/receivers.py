@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.state import GameState
 from social import services
 
 
-def game_changed_notify(sender: Any, *, state: dict[str, Any], **kwargs: Any) -> None:
+def game_changed_notify(sender: Any, *, state: GameState, **kwargs: Any) -> None:
     """Receiver of ``games.signals.game_changed`` (after the commit): turn notices of slow games."""
     services.turn_notices_update(state)
 

@@ -14,10 +14,10 @@ import random
 from collections import defaultdict
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -29,6 +29,7 @@ from games import services as game_services
 from games.models import Game, Seat
 from games.selectors import api_datetime, game_or_not_found
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
+from games.state import GameMode, GameState, GameVariant
 from social import realtime
 from social.models import (
     Challenge,
@@ -38,6 +39,24 @@ from social.models import (
     Rematch,
     RematchRequest,
     Seek,
+)
+from social.state import (
+    ChallengeFrame,
+    ChallengePayload,
+    ChallengeStatus,
+    ChatLine,
+    ChatMessageEvent,
+    ChatRemovedEvent,
+    ChatRoom,
+    GameRematchEvent,
+    NotificationFrame,
+    NotificationKind,
+    NotificationPayload,
+    RematchOfferEvent,
+    RematchStatus,
+    SeekFrame,
+    SeekPayload,
+    SeekStatus,
 )
 
 logger = logging.getLogger(__name__)
@@ -83,15 +102,15 @@ def _now() -> datetime:
 # -- seeks ---------------------------------------------------------------------------------------
 
 
-def seek_payload(seek: Seek) -> dict[str, Any]:
-    """A seek as the API shows it to its owner."""
+def seek_payload(seek: Seek) -> SeekPayload:
+    """A seek as the API shows it to its owner (the casts name the values of the choices)."""
     return {
         "id": seek.pk,
-        "status": seek.status,
+        "status": cast(SeekStatus, seek.status),
         "game": seek.game_id,
         "players": seek.players,
-        "mode": seek.mode,
-        "variant": seek.variant,
+        "mode": cast(GameMode, seek.mode),
+        "variant": cast(GameVariant, seek.variant),
         "rated": seek.rated,
         "turn_seconds": seek.turn_seconds,
         "rating_range": seek.rating_range,
@@ -111,7 +130,7 @@ def user_rating(user_id: int, mode: str) -> float:
 
 def seek_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     players: int = 2,
     mode: str = Game.Mode.FFA,
     variant: str = Game.Variant.STANDARD,
@@ -160,7 +179,7 @@ def _enqueue_matcher() -> None:
         logger.exception("could not enqueue the seek matcher")
 
 
-def seek_get(*, seek_id: int, user: AbstractBaseUser) -> Seek:
+def seek_get(*, seek_id: int, user: User) -> Seek:
     """The caller's own seek (others' are not shown: 404)."""
     seek = Seek.objects.filter(pk=seek_id, user_id=user.pk).first()
     if seek is None:
@@ -168,11 +187,11 @@ def seek_get(*, seek_id: int, user: AbstractBaseUser) -> Seek:
     return seek
 
 
-def seek_current(*, user: AbstractBaseUser) -> Seek | None:
+def seek_current(*, user: User) -> Seek | None:
     return Seek.objects.filter(user_id=user.pk, status=Seek.Status.WAITING).first()
 
 
-def seek_cancel(*, seek_id: int, user: AbstractBaseUser) -> Seek:
+def seek_cancel(*, seek_id: int, user: User) -> Seek:
     """Leave the pool. A seek already matched stays matched (409 with its game)."""
     with transaction.atomic():
         seek = Seek.objects.select_for_update().filter(pk=seek_id, user_id=user.pk).first()
@@ -191,10 +210,8 @@ def seek_cancel(*, seek_id: int, user: AbstractBaseUser) -> Seek:
 
 
 def _push_seek_on_commit(seek: Seek) -> None:
-    payload = seek_payload(seek)
-    transaction.on_commit(
-        partial(realtime.to_user, seek.user_id, {"type": "seek", "seek": payload})
-    )
+    frame: SeekFrame = {"type": "seek", "seek": seek_payload(seek)}
+    transaction.on_commit(partial(realtime.to_user, seek.user_id, frame))
 
 
 def effective_range(seek: Seek, now: datetime) -> float:
@@ -273,7 +290,7 @@ def _match_pool(pool: list[Seek], now: datetime) -> list[int]:
 
 
 def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
-    takers: list[AbstractBaseUser | str] = [s.user for s in table]
+    takers: list[User | str] = [s.user for s in table]
     takers += [str(BOT_FILL_LEVEL)] * bots
     random.SystemRandom().shuffle(takers)
     first = table[0]
@@ -308,7 +325,7 @@ def _persons(seats: list[Seat]) -> list[Seat]:
     return [s for s in seats if s.user_id is not None and not s.bot_level]
 
 
-def rematch_status(*, game_id: int) -> dict[str, Any]:
+def rematch_status(*, game_id: int) -> RematchStatus:
     """``{"game": the rematch's id or null, "asked": [usernames], "waiting_for": [usernames]}``."""
     seats = list(Seat.objects.select_related("user").filter(game_id=game_id).order_by("seat"))
     rematch = Rematch.objects.filter(game_id=game_id).first()
@@ -325,7 +342,7 @@ def rematch_status(*, game_id: int) -> dict[str, Any]:
     }
 
 
-def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+def rematch_ask(*, game_id: int, user: User) -> RematchStatus:
     """A person of a finished game asks to play again. When every person has asked (bots always
     accept), the new game starts with the same players, bots and settings, seats rotated by
     one, and the old game's watchers get ``{"type": "rematch", "game": id}``."""
@@ -340,9 +357,7 @@ def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
         status = rematch_status(game_id=game_id)
         if status["game"] is None and not status["waiting_for"]:
             # Seat n goes to seat n + 1, the last seat to seat 1.
-            takers: list[AbstractBaseUser | str] = [
-                s.user if s.user else s.bot_level for s in seats
-            ]
+            takers: list[User | str] = [s.user if s.user else s.bot_level for s in seats]
             takers = takers[-1:] + takers[:-1]
             new_game = game_services.game_create_seated(
                 users=takers,
@@ -354,26 +369,22 @@ def rematch_ask(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
             )
             Rematch.objects.create(game=game, new_game=new_game)
             status = rematch_status(game_id=game_id)
-            transaction.on_commit(
-                partial(realtime.to_game, game_id, "game.rematch", game=new_game.pk)
-            )
+            rematch: GameRematchEvent = {"type": "game.rematch", "game": new_game.pk}
+            transaction.on_commit(partial(realtime.to_game, game_id, rematch))
         else:
-            transaction.on_commit(
-                partial(
-                    realtime.to_game,
-                    game_id,
-                    "rematch.offer",
-                    asked=status["asked"],
-                    waiting_for=status["waiting_for"],
-                )
-            )
+            offer: RematchOfferEvent = {
+                "type": "rematch.offer",
+                "asked": status["asked"],
+                "waiting_for": status["waiting_for"],
+            }
+            transaction.on_commit(partial(realtime.to_game, game_id, offer))
     return status
 
 
 # -- chat ----------------------------------------------------------------------------------------
 
 
-def chat_payload(message: ChatMessage) -> dict[str, Any]:
+def chat_payload(message: ChatMessage) -> ChatLine:
     """A chat line as the socket sends it (``text`` of a preset is replaced per reader)."""
     return {
         "type": "chat",
@@ -381,18 +392,20 @@ def chat_payload(message: ChatMessage) -> dict[str, Any]:
         "username": message.user.get_username(),
         "text": message.text,
         "preset": message.preset or None,
-        "room": message.room,
+        "room": cast(ChatRoom, message.room),
         "at": api_datetime(message.created_at),
     }
 
 
-def chat_room_of(status: str, usernames: list[str | None], username: str | None) -> str:
+def chat_room_of(status: str, usernames: list[str | None], username: str | None) -> ChatRoom:
     """The room a person writes to and reads: players and spectators apart during play."""
     if status == Game.Status.FINISHED:
-        return ChatMessage.Room.AFTER
-    if username is not None and username in usernames:
-        return ChatMessage.Room.PLAYERS
-    return ChatMessage.Room.SPECTATORS
+        room = ChatMessage.Room.AFTER
+    elif username is not None and username in usernames:
+        room = ChatMessage.Room.PLAYERS
+    else:
+        room = ChatMessage.Room.SPECTATORS
+    return cast(ChatRoom, room)
 
 
 def chat_visible(room: str, reader_room: str) -> bool:
@@ -402,7 +415,7 @@ def chat_visible(room: str, reader_room: str) -> bool:
 
 
 def chat_post(
-    *, game_id: int, user: AbstractBaseUser | None, text: str | None = None, preset: str = ""
+    *, game_id: int, user: User | None, text: str | None = None, preset: str = ""
 ) -> ChatMessage:
     """Write a chat line (1-300 characters, or a preset) to the writer's room."""
     if user is None or not user.is_authenticated:
@@ -431,13 +444,12 @@ def chat_post(
         message = ChatMessage.objects.create(
             game=game, user=user, room=room, text=text, preset=preset
         )
-        transaction.on_commit(
-            partial(realtime.to_game, game_id, "chat.message", message=chat_payload(message))
-        )
+        event: ChatMessageEvent = {"type": "chat.message", "message": chat_payload(message)}
+        transaction.on_commit(partial(realtime.to_game, game_id, event))
     return message
 
 
-def chat_history(*, game_id: int, reader_room: str) -> list[dict[str, Any]]:
+def chat_history(*, game_id: int, reader_room: str) -> list[ChatLine]:
     messages = ChatMessage.objects.filter(game_id=game_id, removed=False).select_related("user")
     return [chat_payload(m) for m in messages if chat_visible(m.room, reader_room)]
 
@@ -449,9 +461,8 @@ def chat_remove(*, message_ids: list[int]) -> int:
         for message in messages:
             message.removed = True
             message.save(update_fields=["removed"])
-            transaction.on_commit(
-                partial(realtime.to_game, message.game_id, "chat.removed", id=message.pk)
-            )
+            removed: ChatRemovedEvent = {"type": "chat.removed", "id": message.pk}
+            transaction.on_commit(partial(realtime.to_game, message.game_id, removed))
     return len(messages)
 
 
@@ -459,7 +470,7 @@ def preferences_of(user_id: int) -> Preferences:
     return Preferences.objects.filter(user_id=user_id).first() or Preferences(user_id=user_id)
 
 
-def preferences_update(*, user: AbstractBaseUser, **changes: Any) -> Preferences:
+def preferences_update(*, user: User, **changes: Any) -> Preferences:
     with transaction.atomic():
         preferences, _created = Preferences.objects.select_for_update().get_or_create(user=user)
         for name, value in changes.items():
@@ -471,15 +482,15 @@ def preferences_update(*, user: AbstractBaseUser, **changes: Any) -> Preferences
 # -- challenges ----------------------------------------------------------------------------------
 
 
-def challenge_payload(challenge: Challenge) -> dict[str, Any]:
+def challenge_payload(challenge: Challenge) -> ChallengePayload:
     return {
         "id": challenge.pk,
         "from": challenge.challenger.get_username(),
         "to": challenge.challenged.get_username(),
-        "variant": challenge.variant,
+        "variant": cast(GameVariant, challenge.variant),
         "rated": challenge.rated,
         "turn_seconds": challenge.turn_seconds,
-        "status": challenge.status,
+        "status": cast(ChallengeStatus, challenge.status),
         "game": challenge.game_id,
         "created_at": api_datetime(challenge.created_at),
     }
@@ -487,7 +498,7 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
 
 def challenge_create(
     *,
-    challenger: AbstractBaseUser,
+    challenger: User,
     username: str,
     variant: str = Game.Variant.STANDARD,
     rated: bool = True,
@@ -511,10 +522,8 @@ def challenge_create(
                 rated=rated,
                 turn_seconds=turn_seconds,
             )
-            payload = challenge_payload(challenge)
-            transaction.on_commit(
-                partial(realtime.to_user, target.pk, {"type": "challenge", "challenge": payload})
-            )
+            frame: ChallengeFrame = {"type": "challenge", "challenge": challenge_payload(challenge)}
+            transaction.on_commit(partial(realtime.to_user, target.pk, frame))
             notify(
                 user_id=target.pk,
                 kind=Notification.Kind.CHALLENGE,
@@ -527,7 +536,7 @@ def challenge_create(
     return challenge
 
 
-def _lock_challenge(challenge_id: int, user: AbstractBaseUser, *, side: str) -> Challenge:
+def _lock_challenge(challenge_id: int, user: User, *, side: str) -> Challenge:
     """The pending challenge, locked, if ``user`` is its ``challenger`` or ``challenged``."""
     challenge = (
         Challenge.objects.select_for_update()
@@ -551,7 +560,7 @@ def _lock_challenge(challenge_id: int, user: AbstractBaseUser, *, side: str) -> 
     return challenge
 
 
-def _involving(user: AbstractBaseUser) -> Q:
+def _involving(user: User) -> Q:
     return Q(challenger_id=user.pk) | Q(challenged_id=user.pk)
 
 
@@ -559,11 +568,9 @@ def _answer(challenge: Challenge, status: str) -> None:
     challenge.status = status
     challenge.answered_at = _now()
     challenge.save(update_fields=["status", "answered_at", "game"])
-    payload = challenge_payload(challenge)
+    frame: ChallengeFrame = {"type": "challenge", "challenge": challenge_payload(challenge)}
     for user_id in (challenge.challenger_id, challenge.challenged_id):
-        transaction.on_commit(
-            partial(realtime.to_user, user_id, {"type": "challenge", "challenge": payload})
-        )
+        transaction.on_commit(partial(realtime.to_user, user_id, frame))
     Notification.objects.filter(key=f"challenge:{challenge.pk}", read_at=None).update(
         read_at=_now()
     )
@@ -578,11 +585,11 @@ def _answer(challenge: Challenge, status: str) -> None:
         )
 
 
-def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_accept(*, challenge_id: int, user: User) -> Challenge:
     """The challenged person accepts: the game starts (seats at random) for both."""
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id, user, side="challenged")
-        takers: list[AbstractBaseUser | str] = [challenge.challenger, challenge.challenged]
+        takers: list[User | str] = [challenge.challenger, challenge.challenged]
         random.SystemRandom().shuffle(takers)
         challenge.game = game_services.game_create_seated(
             users=takers,
@@ -595,21 +602,21 @@ def challenge_accept(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
     return challenge
 
 
-def challenge_decline(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id, user, side="challenged")
         _answer(challenge, Challenge.Status.DECLINED)
     return challenge
 
 
-def challenge_cancel(*, challenge_id: int, user: AbstractBaseUser) -> Challenge:
+def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock_challenge(challenge_id, user, side="challenger")
         _answer(challenge, Challenge.Status.CANCELLED)
     return challenge
 
 
-def challenges_open(*, user: AbstractBaseUser) -> list[Challenge]:
+def challenges_open(*, user: User) -> list[Challenge]:
     """Pending challenges the person sent or received, newest first."""
     return list(
         Challenge.objects.filter(_involving(user), status=Challenge.Status.PENDING).select_related(
@@ -674,10 +681,10 @@ def tournament_round_notices(
         )
 
 
-def notification_payload(notification: Notification) -> dict[str, Any]:
+def notification_payload(notification: Notification) -> NotificationPayload:
     return {
         "id": notification.pk,
-        "kind": notification.kind,
+        "kind": cast(NotificationKind, notification.kind),
         "params": notification.params,
         "text": notification_text(notification.kind, notification.params),
         "url": notification.url,
@@ -716,14 +723,12 @@ def _push_notification(notification_id: int) -> None:
     notification = Notification.objects.filter(pk=notification_id).first()
     if notification is None:
         return
-    realtime.to_user(
-        notification.user_id,
-        {
-            "type": "notification",
-            "notification": notification_payload(notification),
-            "unread": unread_count(notification.user_id),
-        },
-    )
+    frame: NotificationFrame = {
+        "type": "notification",
+        "notification": notification_payload(notification),
+        "unread": unread_count(notification.user_id),
+    }
+    realtime.to_user(notification.user_id, frame)
 
 
 def _enqueue_email(notification_id: int) -> None:
@@ -739,14 +744,14 @@ def unread_count(user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id, read_at=None).count()
 
 
-def notifications_mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
+def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     unread = Notification.objects.filter(user_id=user.pk, read_at=None)
     if ids is not None:
         unread = unread.filter(pk__in=ids)
     return unread.update(read_at=_now())
 
 
-def turn_notices_update(state: dict[str, Any]) -> Notification | None:
+def turn_notices_update(state: GameState) -> Notification | None:
     """After a change to a slow game: a notice for the person whose turn it now is; earlier turn
     notices of that game are read (the turn has passed)."""
     if state["turn_seconds"] < SLOW_TURN_SECONDS:
@@ -754,7 +759,7 @@ def turn_notices_update(state: dict[str, Any]) -> Notification | None:
     game_id = state["id"]
     current = ""
     seat = None
-    if state["status"] == Game.Status.ACTIVE and state["to_move"]:
+    if state["status"] == "active" and state["to_move"]:
         seat = state["seats"][state["to_move"] - 1]
         current = f"turn:{game_id}:{state['ply']}"
     stale = Notification.objects.filter(
@@ -776,5 +781,5 @@ def turn_notices_update(state: dict[str, Any]) -> Notification | None:
         )
 
 
-def notifications_latest(*, user: AbstractBaseUser, limit: int = 30) -> list[Notification]:
+def notifications_latest(*, user: User, limit: int = 30) -> list[Notification]:
     return list(Notification.objects.filter(user_id=user.pk)[:limit])

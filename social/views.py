@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
@@ -23,7 +23,7 @@ from social.forms import ChallengeForm, PreferencesForm
 
 def _user(request: HttpRequest) -> Any:
     """The signed-in user of a ``login_required`` view."""
-    assert isinstance(request.user, AbstractBaseUser)
+    assert isinstance(request.user, User)
     return request.user
 
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils import translation
 
 from tests.factories import UserFactory
+from tests.payloads import broadcasts  # noqa: F401 - a fixture for every app's broadcast tests
 
 
 @functools.cache

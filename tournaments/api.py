@@ -20,9 +20,10 @@ from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament
+from tournaments.state import TournamentState
 
 
-def _state(tournament_id: int) -> dict[str, Any]:
+def _state(tournament_id: int) -> TournamentState:
     try:
         return selectors.tournament_state(selectors.tournament_get(tournament_id))
     except Tournament.DoesNotExist:

@@ -17,11 +17,12 @@ from games.consumers import _game_id_of
 from tournaments import realtime
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get, tournament_state
+from tournaments.state import TournamentFrame, TournamentState, TournamentStateEvent
 
 CLOSE_UNKNOWN_TOURNAMENT = 4404
 
 
-def _current_state(tournament_id: int) -> dict[str, Any] | None:
+def _current_state(tournament_id: int) -> TournamentState | None:
     try:
         return tournament_state(tournament_get(tournament_id))
     except Tournament.DoesNotExist:
@@ -76,16 +77,17 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "error", "error": 'Only {"type": "sync"} is understood.'})
 
-    async def tournament_state(self, event: dict[str, Any]) -> None:
+    async def tournament_state(self, event: TournamentStateEvent) -> None:
         """A ``tournament.state`` event from ``tournaments.realtime``."""
         await self._send_state(event["tournament"])
 
-    async def _send_state(self, state: dict[str, Any], *, force: bool = False) -> None:
-        version = int(state["version"])
+    async def _send_state(self, state: TournamentState, *, force: bool = False) -> None:
+        version = state["version"]
         if version <= self.version and not force:
             return
         self.version = max(self.version, version)
-        await self.send_json({"type": "tournament", "tournament": state, "version": version})
+        frame: TournamentFrame = {"type": "tournament", "tournament": state, "version": version}
+        await self.send_json(frame)
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.realtime import group_send
+from tournaments.state import TournamentState, TournamentStateEvent
 
 
 def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def broadcast_tournament_state(tournament_id: int, state: dict[str, Any]) -> None:
+def broadcast_tournament_state(tournament_id: int, state: TournamentState) -> None:
     """Send a tournament's state to everyone watching it; the event carries the whole state."""
-    group_send(
-        tournament_group(tournament_id),
-        {"type": "tournament.state", "tournament": state, "version": state["version"]},
-    )
+    event: TournamentStateEvent = {
+        "type": "tournament.state",
+        "tournament": state,
+        "version": state["version"],
+    }
+    group_send(tournament_group(tournament_id), event)

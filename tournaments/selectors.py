@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 
 from games.models import Game, Seat
 from games.selectors import api_datetime
+from games.state import GameMode, GameStatus, GameVariant
 from tournaments.models import Pairing, Round, Tournament, TournamentPlayer
 from tournaments.pairing import Standing, TableResult, standings
+from tournaments.state import (
+    PairingGameState,
+    RoundState,
+    StandingState,
+    TournamentFormat,
+    TournamentState,
+    TournamentStatus,
+)
 
 
 def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
@@ -74,17 +83,18 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
     return standings(players, results, byes)
 
 
-def tournament_state(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as API.md describes it (REST and WebSocket alike)."""
+def tournament_state(tournament: Tournament) -> TournamentState:
+    """The tournament as API.md describes it (REST and WebSocket alike). The casts name the
+    values that the columns' choices allow."""
     players = list(tournament.players.all())
     name_of = {p.pk: p.user.get_username() for p in players}
     by_round: dict[int, list[Pairing]] = defaultdict(list)
     for pairing in tournament.pairings.all():
         by_round[pairing.round_id].append(pairing)
-    rounds = []
+    rounds: list[RoundState] = []
     for rnd in tournament.round_set.all():
-        games: dict[int, dict[str, Any]] = {}
-        byes = []
+        games: dict[int, PairingGameState] = {}
+        byes: list[str] = []
         for pairing in sorted(by_round[rnd.pk], key=lambda p: (p.game_id or 0, p.seat or 0)):
             if pairing.game is None:
                 byes.append(name_of[pairing.player_id])
@@ -92,19 +102,19 @@ def tournament_state(tournament: Tournament) -> dict[str, Any]:
             entry = games.setdefault(
                 pairing.game_id or 0,
                 {
-                    "id": pairing.game_id,
+                    "id": pairing.game.pk,
                     "players": [],
-                    "status": pairing.game.status,
+                    "status": cast(GameStatus, pairing.game.status),
                     "scores": None,
                     "points": None,
                 },
             )
             entry["players"].append(name_of[pairing.player_id])
             if pairing.points is not None:
-                entry["scores"] = [*(entry["scores"] or []), pairing.score]
+                entry["scores"] = [*(entry["scores"] or []), pairing.score or 0]
                 entry["points"] = [*(entry["points"] or []), pairing.points]
         rounds.append({"round": rnd.number, "games": list(games.values()), "byes": byes})
-    table = []
+    table: list[StandingState] = []
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         table = [
             {
@@ -123,16 +133,16 @@ def tournament_state(tournament: Tournament) -> dict[str, Any]:
     return {
         "id": tournament.pk,
         "name": tournament.name,
-        "format": tournament.format,
+        "format": cast(TournamentFormat, tournament.format),
         "table_size": tournament.table_size,
-        "mode": tournament.mode,
-        "variant": tournament.variant,
+        "mode": cast(GameMode, tournament.mode),
+        "variant": cast(GameVariant, tournament.variant),
         "rounds": tournament.rounds,
         "starts_at": api_datetime(tournament.starts_at),
         "turn_seconds": tournament.turn_seconds,
         "max_players": tournament.max_players,
         "min_players": tournament.min_players,
-        "status": tournament.status,
+        "status": cast(TournamentStatus, tournament.status),
         "cancel_reason": tournament.cancel_reason or None,
         "players": [{"username": name_of[p.pk], "withdrawn": p.withdrawn} for p in players],
         "current_round": tournament.current_round,
@@ -143,18 +153,18 @@ def tournament_state(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def current_game_of(state: dict[str, Any], username: str) -> int | None:
+def current_game_of(state: TournamentState, username: str) -> int | None:
     """The id of ``username``'s game in progress in the tournament's current round, if any."""
     for rnd in state["pairings"]:
         if rnd["round"] != state["current_round"]:
             continue
         for game in rnd["games"]:
-            if game["status"] == Game.Status.ACTIVE and username in game["players"]:
+            if game["status"] == "active" and username in game["players"]:
                 return int(game["id"])
     return None
 
 
-def tournaments_of_user(user: AbstractBaseUser) -> QuerySet[TournamentPlayer]:
+def tournaments_of_user(user: User) -> QuerySet[TournamentPlayer]:
     """``user``'s tournament entries, newest tournament first, with the final place once over."""
     return (
         TournamentPlayer.objects.filter(user_id=user.pk)

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -120,7 +120,7 @@ def tournament_settings_check(
 
 def tournament_create(
     *,
-    user: AbstractBaseUser | None,
+    user: User | None,
     name: str,
     format: str,
     table_size: int,
@@ -169,7 +169,7 @@ def tournament_create(
 # -- joining and leaving ---------------------------------------------------------------------------
 
 
-def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
+def tournament_join(*, tournament_id: int, user: User) -> Tournament:
     """Join a scheduled tournament (joining twice changes nothing); 409 once started or full."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
@@ -185,7 +185,7 @@ def tournament_join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament
     return tournament
 
 
-def tournament_leave(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
+def tournament_leave(*, tournament_id: int, user: User) -> Tournament:
     """Before the start, leave; after it, withdraw: the running game is resigned for the player
     and they are not paired again."""
     with transaction.atomic():

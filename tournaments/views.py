@@ -7,11 +7,12 @@ Views are interfaces: they read through ``tournaments.selectors``, write through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -24,6 +25,7 @@ from games.models import Game
 from games.services import GameServiceError, NotFound
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament
+from tournaments.state import TournamentState
 
 FINISHED_LISTED = 20
 
@@ -100,14 +102,14 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     }
 
 
-def _rounds(state: dict[str, Any]) -> list[dict[str, Any]]:
+def _rounds(state: TournamentState) -> list[dict[str, Any]]:
     """The rounds, latest first, each game with its seats' names and (once over) scores."""
     rounds = []
     for rnd in reversed(state["pairings"]):
         games = []
         for game in rnd["games"]:
-            scores = game["scores"] or [None] * len(game["players"])
-            points = game["points"] or [None] * len(game["players"])
+            scores: Sequence[int | None] = game["scores"] or [None] * len(game["players"])
+            points: Sequence[float | None] = game["points"] or [None] * len(game["players"])
             seats = [
                 {"name": name, "score": score, "won": point == 1}
                 for name, score, point in zip(game["players"], scores, points, strict=True)
@@ -146,9 +148,9 @@ def _back(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect("tournament", tournament_id=tournament_id)
 
 
-def _signed_in(request: HttpRequest) -> AbstractBaseUser:
+def _signed_in(request: HttpRequest) -> User:
     """The user of a ``login_required`` view."""
-    return cast(AbstractBaseUser, request.user)
+    return cast(User, request.user)
 
 
 @login_required

@@ -17,12 +17,13 @@ from rest_framework.settings import api_settings
 from games import selectors, services
 from games.api.serializers import GameSerializer
 from games.models import Game, Seat
+from games.state import GameState
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 
 
-def _game_state(game_id: int) -> dict[str, Any]:
+def _game_state(game_id: int) -> GameState:
     return selectors.game_state(selectors.game_or_not_found(game_id))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -32,9 +32,9 @@ class SiestaApi(APIView):
         return api_exception_handler
 
 
-def signed_in_user(request: Request) -> AbstractBaseUser:
+def signed_in_user(request: Request) -> User:
     """The caller of a write (the permission class has already turned anonymous callers away)."""
     user = request.user
-    if not isinstance(user, AbstractBaseUser):
+    if not isinstance(user, User):
         raise NotAuthenticated()
     return user

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tournaments.selectors import tournaments_of_user
 
@@ -16,6 +16,6 @@ PROFILE_LIMIT = 20
 
 
 @register.inclusion_tag("tournaments/_profile.html")
-def player_tournaments(player: AbstractBaseUser) -> dict[str, Any]:
+def player_tournaments(player: User) -> dict[str, Any]:
     """``player``'s latest tournaments with their final place once over."""
     return {"entries": list(tournaments_of_user(player)[:PROFILE_LIMIT])}

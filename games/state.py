@@ -1,0 +1,179 @@
+"""The shapes of a game on the wire (API.md): the state, its channel-layer event and the frames of
+``/ws/games/{id}/``.
+
+The state is built once (``games.selectors.game_state``) and crosses every layer as it is: the
+services push it after the commit (``games.realtime``), ``games.signals.game_changed`` hands it to
+other apps, the consumers send it and the API returns it. These are ``TypedDict`` classes: plain
+dicts at run time (so JSON as they stand), checked by mypy. ``tests/*/test_broadcasts.py`` capture
+every broadcast and frame of real flows, round-trip each through JSON and check it against them.
+"""
+
+# No `from __future__ import annotations`: on Python 3.11 it hides NotRequired from
+# TypedDict's __optional_keys__, which the payload tests read.
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+
+GameStatus: TypeAlias = Literal["open", "active", "finished", "cancelled"]
+GameMode: TypeAlias = Literal["ffa", "teams"]
+GameVariant: TypeAlias = Literal["standard", "classic"]
+BotLevel: TypeAlias = Literal["easy", "medium", "hard"]
+OutReason: TypeAlias = Literal["resigned", "timeout"]
+EndReason: TypeAlias = Literal[
+    # RULES.md's, then the site's own.
+    "last_sun",
+    "last_shadow",
+    "last_roof",
+    "no_scoring_move",
+    "resigned",
+    "timeout",
+    "cancelled",
+    "expired",
+]
+ClientId: TypeAlias = Any
+"""The ``id`` a client chose for its message (any JSON value), echoed back; None without one."""
+
+
+class SeatState(TypedDict):
+    seat: int
+    username: str | None
+    bot: BotLevel | None
+    team: int | None
+    score: int
+    roofs_left: int
+    hinted: bool
+    resigned: bool
+    """Out of the game: resigned or timed out (``out_reason`` says which)."""
+    out_reason: OutReason | None
+
+
+class Supply(TypedDict):
+    suns: int
+    shadows: int
+
+
+class TurnState(TypedDict):
+    ply: int
+    seat: int
+    move: str
+    points: list[int]
+    hint: bool
+    at: str
+
+
+class ResultState(TypedDict):
+    end_reason: EndReason
+    winners: list[int]
+    scores: list[int]
+    team_scores: list[int] | None
+
+
+class GameState(TypedDict):
+    """The game as API.md describes it (REST and WebSocket alike)."""
+
+    id: int
+    status: GameStatus
+    players: int
+    mode: GameMode
+    variant: GameVariant
+    rated: bool
+    turn_seconds: int
+    seats: list[SeatState]
+    board: list[str]
+    supply: Supply
+    to_move: int | None
+    ply: int
+    version: int
+    turns: list[TurnState]
+    deadline: str | None
+    created_at: str
+    result: ResultState | None
+
+
+class HintResult(TypedDict):
+    """``POST /api/games/{id}/hint/`` and the ``hint`` frame: the engine's best turn."""
+
+    move: str | None
+    points: int
+
+
+class TurnPreview(TypedDict):
+    """A turn in progress checked (``check`` frame): nothing is stored."""
+
+    points: list[int]
+    complete: bool
+    ends_game: bool
+
+
+# -- the channel-layer event of a game's group --------------------------------------------------
+
+
+class GameStateEvent(TypedDict):
+    """``games.realtime.broadcast_game_state`` → ``GameConsumer.game_state``."""
+
+    type: Literal["game.state"]
+    game: GameState
+    version: int
+
+
+# -- frames the game socket sends -----------------------------------------------------------------
+
+
+class StateFrame(TypedDict):
+    type: Literal["state"]
+    game: GameState
+    version: int
+
+
+class SyncFrame(TypedDict):
+    """The answer to a repeated ``sync`` at a version already sent."""
+
+    type: Literal["sync"]
+    version: int
+
+
+class AuthFrame(TypedDict):
+    type: Literal["auth"]
+    username: str
+
+
+class AckFrame(TypedDict):
+    type: Literal["ack"]
+    id: ClientId
+    ply: int
+    points: list[int]
+
+
+class HintFrame(HintResult):
+    type: Literal["hint"]
+    id: ClientId
+
+
+class CheckFrame(TurnPreview):
+    type: Literal["check"]
+    id: ClientId
+    ok: bool
+
+
+class ErrorFrame(TypedDict):
+    """A refusal, to the sender alone."""
+
+    type: Literal["error"]
+    error: str
+    cell: str | None
+    id: ClientId
+    ply: NotRequired[int]
+    """The current ply, when the refusal is about it (a stale move, a turn timed out)."""
+    code: NotRequired[str]
+    """The engine's refusal code (``games.engine.errors.CODES``)."""
+
+
+class PlainErrorFrame(TypedDict):
+    """A refusal on the sockets without moves (lobby, tournaments)."""
+
+    type: Literal["error"]
+    error: str
+
+
+GameFrame: TypeAlias = (
+    StateFrame | SyncFrame | AuthFrame | AckFrame | HintFrame | CheckFrame | ErrorFrame
+)
+"""Every frame of ``/ws/games/{id}/`` without the social app's (``social.state.ChatFrame``)."""

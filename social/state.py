@@ -1,0 +1,200 @@
+"""The shapes of the social app on the wire (API.md, "Play together"): the chat and rematch frames
+that ``/ws/games/{id}/`` adds, the frames of ``/ws/lobby/`` (seeks, challenges, notices, presence)
+and the channel-layer events that carry them (as ``games.state`` for the game itself)."""
+
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+
+from games.state import GameMode, GameVariant, PlainErrorFrame
+
+ChatRoom: TypeAlias = Literal["players", "spectators", "after"]
+SeekStatus: TypeAlias = Literal["waiting", "matched", "cancelled", "expired"]
+ChallengeStatus: TypeAlias = Literal["pending", "accepted", "declined", "cancelled", "expired"]
+NotificationKind: TypeAlias = Literal[
+    "your_turn", "challenge", "challenge_answer", "tournament_round"
+]
+
+
+# -- payloads (also what the REST API returns) ---------------------------------------------------
+
+
+class ChatLine(TypedDict):
+    """A chat line; also the ``chat`` frame (a preset's ``text`` is in the reader's language)."""
+
+    type: Literal["chat"]
+    id: int
+    username: str
+    text: str
+    preset: str | None
+    room: ChatRoom
+    at: str
+
+
+class RematchStatus(TypedDict):
+    """``POST /api/games/{id}/rematch/`` (with ``asked``)."""
+
+    game: int | None
+    asked: list[str]
+    waiting_for: list[str]
+
+
+class SeekPayload(TypedDict):
+    id: int
+    status: SeekStatus
+    game: int | None
+    players: int
+    mode: GameMode
+    variant: GameVariant
+    rated: bool
+    turn_seconds: int
+    rating_range: int | None
+    bot_fill: bool
+    created_at: str
+    expires_at: str
+
+
+ChallengePayload = TypedDict(
+    "ChallengePayload",
+    {
+        "id": int,
+        "from": str,
+        "to": str,
+        "variant": GameVariant,
+        "rated": bool,
+        "turn_seconds": int,
+        "status": ChallengeStatus,
+        "game": int | None,
+        "created_at": str,
+    },
+)
+
+
+class NotificationPayload(TypedDict):
+    id: int
+    kind: NotificationKind
+    params: dict[str, Any]
+    text: str
+    """In the language of the page that receives it."""
+    url: str
+    read: bool
+    at: str
+
+
+# -- frames the game socket adds -----------------------------------------------------------------
+
+
+class ChatHistoryFrame(TypedDict):
+    type: Literal["chat_history"]
+    room: ChatRoom
+    muted: bool
+    messages: list[ChatLine]
+
+
+class ChatMuteFrame(TypedDict):
+    type: Literal["chat_mute"]
+    muted: bool
+
+
+class ChatRemovedFrame(TypedDict):
+    type: Literal["chat_removed"]
+    id: int
+
+
+class RematchOfferFrame(TypedDict):
+    type: Literal["rematch_offer"]
+    asked: list[str]
+    waiting_for: list[str]
+
+
+class RematchFrame(TypedDict):
+    type: Literal["rematch"]
+    game: int
+
+
+ChatFrame: TypeAlias = (
+    ChatLine
+    | ChatHistoryFrame
+    | ChatMuteFrame
+    | ChatRemovedFrame
+    | RematchOfferFrame
+    | RematchFrame
+)
+"""The frames ``social.consumers.GameChatConsumer`` adds to ``games.state.GameFrame``."""
+
+
+# -- frames of the lobby socket ------------------------------------------------------------------
+
+
+class WelcomeFrame(TypedDict):
+    """On connect and after ``auth``; a signed-in person also gets the rest."""
+
+    type: Literal["welcome"]
+    username: str | None
+    online: int
+    seek: NotRequired[SeekPayload | None]
+    challenges: NotRequired[list[ChallengePayload]]
+    unread: NotRequired[int]
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+    online: int
+
+
+class SeekFrame(TypedDict):
+    type: Literal["seek"]
+    seek: SeekPayload
+
+
+class ChallengeFrame(TypedDict):
+    type: Literal["challenge"]
+    challenge: ChallengePayload
+
+
+class NotificationFrame(TypedDict):
+    type: Literal["notification"]
+    notification: NotificationPayload
+    unread: int
+
+
+LobbyPush: TypeAlias = SeekFrame | ChallengeFrame | NotificationFrame
+"""What the services push to a person's pages (``social.realtime.to_user``)."""
+
+LobbyFrame: TypeAlias = WelcomeFrame | PongFrame | LobbyPush | PlainErrorFrame
+"""Every frame of ``/ws/lobby/``."""
+
+
+# -- channel-layer events ------------------------------------------------------------------------
+
+
+class SocialMessageEvent(TypedDict):
+    """To ``user.<id>``: a lobby frame for every page the person has open."""
+
+    type: Literal["social.message"]
+    message: LobbyPush
+
+
+class ChatMessageEvent(TypedDict):
+    type: Literal["chat.message"]
+    message: ChatLine
+
+
+class ChatRemovedEvent(TypedDict):
+    type: Literal["chat.removed"]
+    id: int
+
+
+class RematchOfferEvent(TypedDict):
+    type: Literal["rematch.offer"]
+    asked: list[str]
+    waiting_for: list[str]
+
+
+class GameRematchEvent(TypedDict):
+    type: Literal["game.rematch"]
+    game: int
+
+
+GameGroupEvent: TypeAlias = (
+    ChatMessageEvent | ChatRemovedEvent | RematchOfferEvent | GameRematchEvent
+)
+"""What the social app sends to a game's group (``social.realtime.to_game``)."""

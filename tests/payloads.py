@@ -1,0 +1,126 @@
+"""Checking broadcasts and socket frames against their TypedDicts (``games.state``,
+``tournaments.state``, ``social.state``), as Zulip's event schema tests do.
+
+``broadcasts`` (a fixture) records every event the code hands to the channel layer, in the real
+flows of a test; ``assert_round_trips`` checks that each survives JSON unchanged (no tuples, lazy
+strings, datetimes or non-string keys slip through: the Redis layer and the socket would change or
+refuse them) and matches its type exactly: every required key, no unknown key, each value of its
+declared type (Literal values included).
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+import pytest
+
+
+class PayloadMismatch(AssertionError):
+    pass
+
+
+def check_type(value: Any, expected: Any, path: str = "$") -> None:
+    """Raise ``PayloadMismatch`` unless ``value`` (decoded JSON) is of the type ``expected``."""
+    origin = get_origin(expected)
+    if expected is Any:
+        return
+    if is_typeddict(expected):
+        if not isinstance(value, dict):
+            raise PayloadMismatch(f"{path}: {expected.__name__} wanted, got {value!r}")
+        hints = get_type_hints(expected)
+        missing = expected.__required_keys__ - value.keys()
+        unknown = value.keys() - hints.keys()
+        if missing or unknown:
+            raise PayloadMismatch(
+                f"{path}: {expected.__name__} misses {sorted(missing)}, "
+                f"has unknown {sorted(unknown)}"
+            )
+        for key, item in value.items():
+            check_type(item, hints[key], f"{path}.{key}")
+        return
+    if origin is Literal:
+        if not any(type(value) is type(v) and value == v for v in get_args(expected)):
+            raise PayloadMismatch(f"{path}: one of {get_args(expected)} wanted, got {value!r}")
+        return
+    if origin in (Union, types.UnionType):
+        errors = []
+        for option in get_args(expected):
+            try:
+                check_type(value, option, path)
+            except PayloadMismatch as exc:
+                errors.append(str(exc))
+            else:
+                return
+        raise PayloadMismatch(f"{path}: no option of {expected} fits: {errors}")
+    if origin is list:
+        if not isinstance(value, list):
+            raise PayloadMismatch(f"{path}: a list wanted, got {value!r}")
+        (item_type,) = get_args(expected)
+        for index, item in enumerate(value):
+            check_type(item, item_type, f"{path}[{index}]")
+        return
+    if origin is dict:
+        key_type, item_type = get_args(expected)
+        if not isinstance(value, dict) or key_type is not str:
+            raise PayloadMismatch(f"{path}: an object wanted, got {value!r}")
+        for key, item in value.items():
+            check_type(item, item_type, f"{path}.{key}")
+        return
+    if expected is type(None) or expected is None:
+        if value is not None:
+            raise PayloadMismatch(f"{path}: null wanted, got {value!r}")
+        return
+    if expected is float:
+        wanted: tuple[type, ...] = (int, float)
+    elif expected in (int, str, bool):
+        wanted = (expected,)
+    else:
+        raise TypeError(f"{path}: the checker does not know {expected!r}")
+    if not isinstance(value, wanted) or (isinstance(value, bool) and expected is not bool):
+        raise PayloadMismatch(f"{path}: {expected.__name__} wanted, got {value!r}")
+
+
+def assert_round_trips(payload: Any, expected: Any) -> Any:
+    """``payload`` equals itself after JSON and has the type ``expected``; returns the decoded
+    copy."""
+    decoded = json.loads(json.dumps(payload))
+    assert decoded == payload, "changed by a JSON round trip"
+    check_type(decoded, expected)
+    return decoded
+
+
+@dataclass
+class Broadcasts:
+    """The events handed to the channel layer, in order: ``(group, event)``."""
+
+    sent: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def of_type(self, event_type: str) -> list[dict[str, Any]]:
+        return [event for _group, event in self.sent if event["type"] == event_type]
+
+    def types(self) -> set[str]:
+        return {event["type"] for _group, event in self.sent}
+
+
+class _RecordingLayer:
+    def __init__(self, broadcasts: Broadcasts) -> None:
+        self.broadcasts = broadcasts
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.broadcasts.sent.append((group, message))
+
+
+@pytest.fixture
+def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Broadcasts:
+    """Every event the apps send to a group during the test (nothing reaches a real layer)."""
+    import games.realtime
+    import social.realtime
+
+    recorded = Broadcasts()
+    layer = _RecordingLayer(recorded)
+    for module in (games.realtime, social.realtime):
+        monkeypatch.setattr(module, "get_channel_layer", lambda: layer)
+    return recorded

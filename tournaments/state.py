@@ -1,0 +1,82 @@
+"""The shapes of a tournament on the wire (API.md): the state that the selectors build, the API
+returns and ``/ws/tournaments/{id}/`` sends, and its channel-layer event (as ``games.state``)."""
+
+from typing import Literal, TypeAlias, TypedDict
+
+from games.state import GameMode, GameStatus, GameVariant, PlainErrorFrame
+
+TournamentStatus: TypeAlias = Literal["scheduled", "running", "finished", "cancelled"]
+TournamentFormat: TypeAlias = Literal["round_robin", "swiss"]
+
+
+class TournamentPlayerState(TypedDict):
+    username: str
+    withdrawn: bool
+
+
+class PairingGameState(TypedDict):
+    id: int
+    players: list[str]
+    """Usernames in seat order."""
+    status: GameStatus
+    scores: list[int] | None
+    """Once the table's result is in: each player's Siesta score, in seat order."""
+    points: list[float] | None
+    """Once the table's result is in: each player's tournament points, in seat order."""
+
+
+class RoundState(TypedDict):
+    round: int
+    games: list[PairingGameState]
+    byes: list[str]
+
+
+class StandingState(TypedDict):
+    rank: int
+    username: str
+    points: float
+    buchholz: float
+    score: int
+    games: int
+
+
+class TournamentState(TypedDict):
+    """The tournament as API.md describes it (REST and WebSocket alike)."""
+
+    id: int
+    name: str
+    format: TournamentFormat
+    table_size: int
+    mode: GameMode
+    variant: GameVariant
+    rounds: int | None
+    starts_at: str
+    turn_seconds: int
+    max_players: int
+    min_players: int
+    status: TournamentStatus
+    cancel_reason: str | None
+    players: list[TournamentPlayerState]
+    current_round: int | None
+    pairings: list[RoundState]
+    standings: list[StandingState]
+    winners: list[str]
+    version: int
+
+
+class TournamentStateEvent(TypedDict):
+    """``tournaments.realtime.broadcast_tournament_state`` → ``TournamentConsumer``."""
+
+    type: Literal["tournament.state"]
+    tournament: TournamentState
+    version: int
+
+
+class TournamentFrame(TypedDict):
+    type: Literal["tournament"]
+    tournament: TournamentState
+    version: int
+
+
+TournamentSocketFrame: TypeAlias = TournamentFrame | PlainErrorFrame
+"""Every frame of ``/ws/tournaments/{id}/``."""
