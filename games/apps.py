@@ -8,16 +8,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
         from django.contrib.auth.signals import user_login_failed
-        from django.core.signals import request_started
         from django.db.models.signals import post_save, pre_save
 
+        from games import tasks  # noqa: F401 - registers the tasks that games.enqueue names
         from games.api.auth import note_password_change, revoke_tokens_on_password_change
-        from games.tasks import start_inprocess_beat
         from siesta_site.throttling import record_login_failure
 
-        # Without a broker, the first request a server answers starts the periodic tasks in its
-        # process (turn timeouts, bot re-enqueue); see games/tasks.py.
-        request_started.connect(start_inprocess_beat, dispatch_uid="games-inprocess-beat")
         # Failed sign-ins (login form, API token, anything calling authenticate()) are counted per
         # username, to lock out distributed guessing (siesta_site/throttling.py).
         user_login_failed.connect(record_login_failure, dispatch_uid="siesta-login-failures")

@@ -28,6 +28,7 @@ from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.engine_messages import engine_error_message
+from games.enqueue import enqueue_analysis, enqueue_bot_move
 from games.models import Game, Seat, Turn
 from games.selectors import (
     finished_game,
@@ -225,8 +226,6 @@ def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
     """If a bot is to move, enqueue its turn after the commit."""
     seat = next((s for s in seats if s.seat == game.to_move), None)
     if game.status == Game.Status.ACTIVE and seat is not None and seat.played_by_bot:
-        from games.tasks import enqueue_bot_move
-
         _after_commit(enqueue_bot_move, game.pk, game.ply)
 
 
@@ -240,8 +239,6 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.winners = outcome_of(game, seats).winners
     _save_changed(game)
     game_finished.send(sender=Game, outcome=finished_game(game))
-    from games.tasks import enqueue_analysis
-
     _after_commit(enqueue_analysis, game.pk)
 
 

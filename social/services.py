@@ -29,6 +29,7 @@ from games import services as game_services
 from games.models import Game, Seat
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
+from social.enqueue import enqueue_email, enqueue_matcher
 from social.models import (
     CHAT_MAX_LENGTH,
     Challenge,
@@ -156,10 +157,8 @@ def seek_create(
 
 def _enqueue_matcher() -> None:
     """The triggered sweep: a new seek is matched at once when it can be."""
-    from social.tasks import match_seeks
-
     try:
-        match_seeks.delay()
+        enqueue_matcher()
     except Exception:  # the broker is away: the periodic sweep will match it
         logger.exception("could not enqueue the seek matcher")
 
@@ -735,10 +734,8 @@ def _push_notification(notification_id: int) -> None:
 
 
 def _enqueue_email(notification_id: int) -> None:
-    from social.tasks import email_notification
-
     try:
-        email_notification.delay(notification_id)
+        enqueue_email(notification_id)
     except Exception:
         logger.exception("could not enqueue the e-mail of notification %s", notification_id)
 
