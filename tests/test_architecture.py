@@ -5,7 +5,8 @@ pyproject.toml (``[tool.importlinter]``) are kept.
 a function-level import. The contracts: the engine imports nothing of Django or the apps; the apps
 are layered (social over tournaments and learn, over ratings, over games); ratings and tournaments
 use games only through its services, selectors, signals, models and engine; the site's
-infrastructure modules import no app; no cycles between the modules of games or inside the engine.
+infrastructure modules import no app; no cycles between the modules of an app (nor inside the
+engine).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_every_module_of_games_is_either_public_or_forbidden_to_ratings_and_tour
 
 
 def test_a_cycle_hidden_in_a_function_breaks_the_acyclic_contract(tmp_path):
-    """What the games-acyclic contract catches, shown on a package of two modules."""
+    """What the apps-acyclic contract catches, shown on a package of two modules."""
     package = tmp_path / "circle"
     package.mkdir()
     (package / "__init__.py").write_text("")
