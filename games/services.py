@@ -27,6 +27,7 @@ from games import realtime
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.engine_messages import engine_error_message
+from games.enqueue import enqueue_analysis, enqueue_bot_move
 from games.errors import (
     Conflict,
     GameNotFound,
@@ -175,8 +176,6 @@ def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
     """If a bot is to move, enqueue its turn after the commit."""
     seat = game.seat_to_move(seats)
     if game.status == Game.Status.ACTIVE and seat is not None and seat.played_by_bot:
-        from games.tasks import enqueue_bot_move
-
         _after_commit(enqueue_bot_move, game.pk, game.ply)
 
 
@@ -190,8 +189,6 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.winners = outcome_of(game, seats).winners
     _save_changed(game)
     game_finished.send(sender=Game, outcome=finished_game(game))
-    from games.tasks import enqueue_analysis
-
     _after_commit(enqueue_analysis, game.pk)
 
 

@@ -7,23 +7,21 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from learn.selectors import games_awaiting_puzzles
+from learn.services import puzzles_from_game as search
+
 BATCH = 10
 
 
 @shared_task(acks_late=True)  # type: ignore[untyped-decorator]
 def puzzles_from_game(game_id: int) -> int | None:
     """Search one analysed finished game for puzzles (once). Returns the new puzzles."""
-    from learn.services import puzzles_from_game as search
-
     return search(game_id=game_id)
 
 
 @shared_task  # type: ignore[untyped-decorator]
 def puzzles_from_analysed_games() -> int:
     """Periodic: search the analysed finished games not searched yet (a batch per run)."""
-    from learn.selectors import games_awaiting_puzzles
-    from learn.services import puzzles_from_game as search
-
     created = 0
     for game_id in games_awaiting_puzzles(limit=BATCH):
         created += search(game_id=game_id) or 0

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "csp",
+    "siesta_site",
     "accounts",
     "games",
     "ratings",
@@ -371,7 +372,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 # Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
-# in background threads and the beat schedule above in a daemon thread (games/tasks.py).
+# in background threads and the beat schedule above in a daemon thread (siesta_site/inprocess.py).
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
 

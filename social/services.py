@@ -31,6 +31,7 @@ from games.selectors import api_datetime, game_or_not_found
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from games.state import GameMode, GameState, GameVariant
 from social import realtime
+from social.enqueue import enqueue_email, enqueue_matcher
 from social.models import (
     Challenge,
     ChatMessage,
@@ -171,10 +172,8 @@ def seek_create(
 
 def _enqueue_matcher() -> None:
     """The triggered sweep: a new seek is matched at once when it can be."""
-    from social.tasks import match_seeks
-
     try:
-        match_seeks.delay()
+        enqueue_matcher()
     except Exception:  # the broker is away: the periodic sweep will match it
         logger.exception("could not enqueue the seek matcher")
 
@@ -732,10 +731,8 @@ def _push_notification(notification_id: int) -> None:
 
 
 def _enqueue_email(notification_id: int) -> None:
-    from social.tasks import email_notification
-
     try:
-        email_notification.delay(notification_id)
+        enqueue_email(notification_id)
     except Exception:
         logger.exception("could not enqueue the e-mail of notification %s", notification_id)
 

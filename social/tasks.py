@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import timezone
+
+from social import services
+from social.emails import notification_email_send
+from social.enqueue import EMAIL_NOTIFICATION, MATCH_SEEKS
+from social.models import Notification
 
 
-@shared_task  # type: ignore[untyped-decorator]
+@shared_task(name=MATCH_SEEKS)  # type: ignore[untyped-decorator]
 def match_seeks() -> list[int]:
     """Periodic and triggered (on each new seek): one sweep of the quick-pairing matcher."""
-    from social import services
-
     services.challenges_expire()
     return services.seeks_match()
 
 
-@shared_task(acks_late=True)  # type: ignore[untyped-decorator]
+@shared_task(name=EMAIL_NOTIFICATION, acks_late=True)  # type: ignore[untyped-decorator]
 def email_notification(notification_id: int) -> bool:
     """E-mail one notice (once: the notice records that it was sent)."""
-    from django.utils import timezone
-
-    from social.emails import notification_email_send
-    from social.models import Notification
-
     claimed = Notification.objects.filter(pk=notification_id, emailed_at=None).update(
         emailed_at=timezone.now()
     )

@@ -13,13 +13,17 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.consumers import _game_id_of
 from tournaments import realtime
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get, tournament_state
 from tournaments.state import TournamentFrame, TournamentState, TournamentStateEvent
 
 CLOSE_UNKNOWN_TOURNAMENT = 4404
+
+
+def _tournament_id_of(text: str) -> int | None:
+    """The id in the socket's path, if it is one (digits that fit a database id)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _current_state(tournament_id: int) -> TournamentState | None:
@@ -36,7 +40,9 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
     version: int
 
     async def connect(self) -> None:
-        self.tournament_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["tournament_id"]))
+        self.tournament_id = _tournament_id_of(
+            str(self.scope["url_route"]["kwargs"]["tournament_id"])
+        )
         self.version = -1
         self.joined = False
         await self.accept()

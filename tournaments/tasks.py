@@ -1,8 +1,8 @@
 """Celery tasks of the tournaments app. Thin: they take ids and call services.
 
-They run like the games app's tasks (``games.tasks``): through the broker with Redis, in-process
-threads without; ``sweep`` is in ``CELERY_BEAT_SCHEDULE``, so ``make beat`` sends it and the
-in-process beat of ``make run`` runs it.
+They run like every app's tasks (``siesta_site.inprocess``): through the broker with Redis,
+in-process threads without; ``sweep`` is in ``CELERY_BEAT_SCHEDULE``, so ``make beat`` sends it
+and the in-process beat of ``make run`` runs it.
 """
 
 from __future__ import annotations
@@ -11,26 +11,23 @@ from typing import Any
 
 from celery import shared_task
 
+from siesta_site.inprocess import dispatch
+from tournaments import services
+
 
 @shared_task(acks_late=True)  # type: ignore[untyped-decorator]
 def game_ended(game_id: int) -> bool:
     """A game ended: its tournament (if any) records it and pairs the next round when the round
     is over. Keyed by the game id and idempotent: a repeat changes nothing."""
-    from tournaments import services
-
     return services.tournament_game_ended(game_id=game_id)
 
 
 @shared_task  # type: ignore[untyped-decorator]
 def sweep() -> dict[str, Any]:
     """Periodic: create scheduled tournaments, start due ones, catch up running ones."""
-    from tournaments import services
-
     return services.tournaments_sweep()
 
 
 def enqueue_game_ended(game_id: int) -> None:
     """Called once the transaction that finished a tournament game has committed."""
-    from games.tasks import dispatch
-
     dispatch(game_ended, game_id)

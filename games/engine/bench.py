@@ -14,7 +14,8 @@ from pathlib import Path
 
 from games.engine.position import Position
 from games.engine.record import GameRecord, replay
-from games.engine.search import best_turn, has_scoring_turn, random_turn, scoring_turns
+from games.engine.scoring import has_scoring_turn
+from games.engine.search import best_turn, random_turn, scoring_turns
 
 DEFAULT_CASES = Path(__file__).resolve().parents[2].parent / "shared" / "rules-cases" / "best.json"
 

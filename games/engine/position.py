@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from games.engine.errors import EngineError, GameOverError, IllegalMoveError
+from games.engine.geometry import NEIGHBOUR_MASK
 from games.engine.notation import (
     BOARD_CHARS,
     CELLS,
@@ -33,6 +34,7 @@ from games.engine.notation import (
     read_board,
 )
 from games.engine.outcome import GameOutcome
+from games.engine.scoring import has_scoring_turn
 from games.engine.variants import EMPTY, MAX_SEATS, ROOF0, SHADOW, SUN, LineScore, rules_for
 
 TOTAL_SUNS = 25
@@ -45,22 +47,6 @@ _CODES = {char: code for code, char in enumerate(BOARD_CHARS)}
 """Board character → cell code (the codec's characters are in code order)."""
 
 
-def _neighbours(cell: Cell) -> tuple[Cell, ...]:
-    row, col = divmod(cell, SIZE)
-    found = []
-    if row > 0:
-        found.append(cell - SIZE)
-    if row < SIZE - 1:
-        found.append(cell + SIZE)
-    if col > 0:
-        found.append(cell - 1)
-    if col < SIZE - 1:
-        found.append(cell + 1)
-    return tuple(found)
-
-
-NEIGHBOURS: tuple[tuple[Cell, ...], ...] = tuple(_neighbours(c) for c in range(CELLS))
-NEIGHBOUR_MASK: tuple[int, ...] = tuple(sum(1 << n for n in ns) for ns in NEIGHBOURS)
 SPREAD: tuple[int, ...] = tuple(
     sum(1 << (SIZE * bit) for bit in range(SIZE) if mask >> bit & 1) for mask in range(1 << SIZE)
 )
@@ -477,8 +463,6 @@ class Position:
         return self.to_move
 
     def _check_scoring_turn(self) -> None:
-        from games.engine.search import has_scoring_turn
-
         if self.to_move is not None and not has_scoring_turn(self):
             self.end_game(Termination.NO_SCORING_MOVE)
 

@@ -19,16 +19,17 @@ import random
 from dataclasses import dataclass
 
 from games.engine.errors import SetupError
+from games.engine.geometry import NEIGHBOUR_MASK
 from games.engine.notation import CELLS, SIZE, Turn, cell_name
 from games.engine.position import (
-    NEIGHBOUR_MASK,
     ROOFS_PER_PLAYER,
     TOTAL_SHADOWS,
     TOTAL_SUNS,
     Position,
     Termination,
 )
-from games.engine.search import _cells_of, _Searcher, best_turns, frontier, to_turn
+from games.engine.scoring import _cells_of, frontier, to_turn
+from games.engine.search import _Searcher, best_turns
 from games.engine.variants import ROOF0, SHADOW, SUN, line_siestas
 
 

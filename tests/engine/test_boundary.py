@@ -67,6 +67,8 @@ def test_the_engine_files_are_found():
         "variants.py",
         "position.py",
         "search.py",
+        "scoring.py",
+        "geometry.py",
         "record.py",
     }
 

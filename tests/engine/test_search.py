@@ -20,7 +20,7 @@ from games.engine import (
 )
 from games.engine.errors import IllegalMoveError
 from games.engine.notation import CELLS, parse_cell
-from games.engine.search import _exhaustive_best
+from games.engine.scoring import _exhaustive_best
 from tests.engine.helpers import NEIGHBOURS, NO_SCORING_MOVE_BOARD, snapshot
 
 

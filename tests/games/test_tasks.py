@@ -1,10 +1,10 @@
 """Bot turns and analyses through the Celery task path (eager here; a real worker in
-test_worker_integration.py), and the in-process mode used without a broker."""
+test_worker_integration.py). The in-process mode used without a broker:
+tests/siesta_site/test_inprocess.py."""
 
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from datetime import timedelta
 
@@ -176,114 +176,6 @@ def test_the_requeue_task_analyses_games_whose_analysis_was_lost():
     assert tasks.requeue_analyses() == 1
     assert Analysis.objects.get(game=game).status == Analysis.Status.DONE
     assert tasks.requeue_analyses() == 0
-
-
-# -- in-process mode (no broker) ---------------------------------------------------------------
-
-
-def _wait_for(condition, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
-
-
-@pytest.mark.django_db(transaction=True)
-def test_without_a_broker_bot_turns_run_in_a_background_thread(settings):
-    settings.SIESTA_TASKS_IN_THREADS = True
-    assert tasks.tasks_in_threads()
-    game = make_game(players=2, bots=[(2, "medium")])
-    caller = threading.get_ident()
-    seen_threads: list[int] = []
-    original = tasks.bot_move.run
-
-    def spy(game_id: int, ply: int) -> bool:
-        seen_threads.append(threading.get_ident())
-        return original(game_id, ply)
-
-    tasks.bot_move.run = spy
-    try:
-        _play_human_turn(game)  # commits; the bot's task goes to the pool
-        assert _wait_for(lambda: Game.objects.get(pk=game.pk).ply == 2)
-    finally:
-        tasks.bot_move.run = original
-    assert seen_threads
-    assert caller not in seen_threads
-    game.refresh_from_db()
-    assert game.to_move == 1
-
-
-@pytest.mark.requires_postgres  # two threads writing at once: SQLite's test database locks tables
-@pytest.mark.django_db(transaction=True)
-def test_without_a_broker_the_first_request_starts_the_periodic_tasks(settings, client):
-    settings.SIESTA_INPROCESS_BEAT = True
-    settings.CELERY_BEAT_SCHEDULE = {
-        "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 0.2},
-    }
-    game = make_game(players=3, bots=[(3, "medium")])
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    try:
-        client.get("/")
-        assert tasks._beat is not None
-        assert _wait_for(lambda: Seat.objects.get(game=game, seat=1).out_reason != "")
-    finally:
-        tasks.stop_inprocess_beat()
-        connections.close_all()
-    assert Seat.objects.get(game=game, seat=1).out_reason == Seat.OutReason.TIMEOUT
-
-
-def test_bot_turns_analyses_and_periodic_work_have_queues_of_their_own(settings):
-    from siesta_site.celery import app, route_task
-
-    def queue(name: str) -> str:
-        return route_task(name, (), {}, {})["queue"]
-
-    assert queue(tasks.bot_move.name) == "bots"
-    assert queue(tasks.analyse_game.name) == "analyses"
-    periodic = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert periodic >= {"games.tasks.expire_turns", "games.tasks.expire_open_games"}
-    assert {queue(name) for name in periodic} == {"periodic"}
-    assert queue("some.other.task") == app.conf.task_default_queue == "celery"
-    # Celery itself routes by it.
-    assert app.amqp.router.route({}, tasks.bot_move.name)["queue"].name == "bots"
-
-
-@pytest.mark.django_db(transaction=True)
-def test_without_a_broker_each_queue_has_its_own_threads(settings):
-    settings.SIESTA_TASKS_IN_THREADS = True
-    ran: dict[str, str] = {}
-    originals = {task: task.run for task in (tasks.bot_move, tasks.analyse_game)}
-    release = threading.Event()
-
-    def slow_analysis(game_id: int) -> bool:
-        ran["analyses"] = threading.current_thread().name
-        release.wait(30)  # an analysis that takes long...
-        return False
-
-    def bot(game_id: int, ply: int) -> bool:
-        ran["bots"] = threading.current_thread().name
-        return False
-
-    tasks.analyse_game.run = slow_analysis
-    tasks.bot_move.run = bot
-    try:
-        tasks.enqueue_analysis(1)
-        assert _wait_for(lambda: "analyses" in ran)
-        tasks.enqueue_bot_move(1, 0)  # ...does not hold up a bot turn
-        assert _wait_for(lambda: "bots" in ran, timeout=5)
-    finally:
-        release.set()
-        for task, run in originals.items():
-            task.run = run
-    assert ran["analyses"].startswith("siesta-analyses")
-    assert ran["bots"].startswith("siesta-bots")
-
-
-def test_tests_run_tasks_synchronously():
-    assert not tasks.tasks_in_threads()
-    assert tasks.start_inprocess_beat() is None
 
 
 @pytest.fixture

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from urllib.parse import quote
 
+from django.conf import settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
@@ -36,3 +39,17 @@ def fill(route: str, *, number: int, text: str) -> str:
         return str(number) if match.group(1) == "int" else quote(text, safe="")
 
     return "/" + CONVERTER.sub(value, route)
+
+
+def in_a_fresh_process(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` after ``django.setup()`` in a new interpreter (as a server, a worker or a shell
+    starts), with the default settings; raises if it fails."""
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        capture_output=True,
+        text=True,
+        cwd=settings.BASE_DIR,
+        env={"DJANGO_SETTINGS_MODULE": "siesta_site.settings", "PATH": "/usr/bin:/bin"},
+        timeout=120,
+        check=True,
+    )

@@ -6,4 +6,4 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _no_analyses(monkeypatch):
-    monkeypatch.setattr("games.tasks.enqueue_analysis", lambda game_id: None)
+    monkeypatch.setattr("games.services.enqueue_analysis", lambda game_id: None)

@@ -14,7 +14,7 @@ import pytest
 from channels.layers import InMemoryChannelLayer
 from kombu.exceptions import OperationalError
 
-from games import services, tasks
+from games import enqueue, services, tasks
 from games.models import Analysis, Game
 from tests.games.factories import make_game
 from tests.games.services.helpers import best_move, seat_user
@@ -83,8 +83,8 @@ def test_with_a_broker_enqueuing_logs_instead_of_raising(broker_down, caplog):
 
     app.conf.task_always_eager = False  # restored by the autouse fixture
     with caplog.at_level(logging.WARNING):
-        tasks.enqueue_bot_move(1, 0)
-        tasks.enqueue_analysis(1)
+        enqueue.enqueue_bot_move(1, 0)
+        enqueue.enqueue_analysis(1)
     assert "could not enqueue games.tasks.bot_move(1, 0)" in caplog.text
     assert "could not enqueue games.tasks.analyse_game(1,)" in caplog.text
 

@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+
+
+class SiestaSiteConfig(AppConfig):
+    """The site's infrastructure (settings, routing, the Celery app, the in-process task runner).
+
+    It has no models; as an app it wires what is the site's rather than a domain's."""
+
+    name = "siesta_site"
+    verbose_name = "Siesta site"
+
+    def ready(self) -> None:
+        from django.core.signals import request_started
+
+        from siesta_site.inprocess import start_inprocess_beat
+
+        # Without a broker, the first request a server answers starts the periodic tasks in its
+        # process (turn timeouts, bot re-enqueue, sweeps); see siesta_site/inprocess.py.
+        request_started.connect(start_inprocess_beat, dispatch_uid="siesta-inprocess-beat")

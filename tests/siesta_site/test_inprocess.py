@@ -1,0 +1,139 @@
+"""The in-process task runner and beat (``siesta_site.inprocess``), used without a broker:
+enqueued tasks run in a thread pool per queue, the beat schedule in a daemon thread that the first
+request starts; tests run tasks synchronously. Exercised with the games app's real tasks."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+
+from games import enqueue, tasks
+from games.models import Game, Seat
+from siesta_site import inprocess
+from tests.games.factories import make_game
+from tests.games.services.helpers import play_best_turn
+from tests.siesta_site.helpers import in_a_fresh_process
+
+
+def _wait_for(condition, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_bot_turns_run_in_a_background_thread(settings):
+    settings.SIESTA_TASKS_IN_THREADS = True
+    assert inprocess.tasks_in_threads()
+    game = make_game(players=2, bots=[(2, "medium")])
+    caller = threading.get_ident()
+    seen_threads: list[int] = []
+    original = tasks.bot_move.run
+
+    def spy(game_id: int, ply: int) -> bool:
+        seen_threads.append(threading.get_ident())
+        return original(game_id, ply)
+
+    tasks.bot_move.run = spy
+    try:
+        play_best_turn(game)  # commits; the bot's task goes to the pool
+        assert _wait_for(lambda: Game.objects.get(pk=game.pk).ply == 2)
+    finally:
+        tasks.bot_move.run = original
+    assert seen_threads
+    assert caller not in seen_threads
+    game.refresh_from_db()
+    assert game.to_move == 1
+
+
+@pytest.mark.requires_postgres  # two threads writing at once: SQLite's test database locks tables
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_the_first_request_starts_the_periodic_tasks(settings, client):
+    settings.SIESTA_INPROCESS_BEAT = True
+    settings.CELERY_BEAT_SCHEDULE = {
+        "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 0.2},
+    }
+    game = make_game(players=3, bots=[(3, "medium")])
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    try:
+        client.get("/")
+        assert inprocess._beat is not None
+        assert _wait_for(lambda: Seat.objects.get(game=game, seat=1).out_reason != "")
+    finally:
+        inprocess.stop_inprocess_beat()
+        connections.close_all()
+    assert Seat.objects.get(game=game, seat=1).out_reason == Seat.OutReason.TIMEOUT
+
+
+def test_bot_turns_analyses_and_periodic_work_have_queues_of_their_own(settings):
+    from siesta_site.celery import app, route_task
+
+    def queue(name: str) -> str:
+        return route_task(name, (), {}, {})["queue"]
+
+    assert queue(tasks.bot_move.name) == "bots"
+    assert queue(tasks.analyse_game.name) == "analyses"
+    periodic = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert periodic >= {"games.tasks.expire_turns", "games.tasks.expire_open_games"}
+    assert {queue(name) for name in periodic} == {"periodic"}
+    assert queue("some.other.task") == app.conf.task_default_queue == "celery"
+    # Celery itself routes by it.
+    assert app.amqp.router.route({}, tasks.bot_move.name)["queue"].name == "bots"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_each_queue_has_its_own_threads(settings):
+    settings.SIESTA_TASKS_IN_THREADS = True
+    ran: dict[str, str] = {}
+    originals = {task: task.run for task in (tasks.bot_move, tasks.analyse_game)}
+    release = threading.Event()
+
+    def slow_analysis(game_id: int) -> bool:
+        ran["analyses"] = threading.current_thread().name
+        release.wait(30)  # an analysis that takes long...
+        return False
+
+    def bot(game_id: int, ply: int) -> bool:
+        ran["bots"] = threading.current_thread().name
+        return False
+
+    tasks.analyse_game.run = slow_analysis
+    tasks.bot_move.run = bot
+    try:
+        enqueue.enqueue_analysis(1)
+        assert _wait_for(lambda: "analyses" in ran)
+        enqueue.enqueue_bot_move(1, 0)  # ...does not hold up a bot turn
+        assert _wait_for(lambda: "bots" in ran, timeout=5)
+    finally:
+        release.set()
+        for task, run in originals.items():
+            task.run = run
+    assert ran["analyses"].startswith("siesta-analyses")
+    assert ran["bots"].startswith("siesta-bots")
+
+
+def test_tests_run_tasks_synchronously():
+    assert not inprocess.tasks_in_threads()
+    assert inprocess.start_inprocess_beat() is None
+
+
+def test_the_tasks_the_services_enqueue_by_name_are_registered_in_a_fresh_process():
+    """``games.enqueue`` and ``social.enqueue`` name their tasks: once Django is set up (any
+    process: server, worker, shell) each name is a registered task, declared under that name."""
+    result = in_a_fresh_process(
+        "from siesta_site.celery import app;"
+        "from games import enqueue as g; from social import enqueue as s;"
+        "names = [g.BOT_MOVE, g.ANALYSE_GAME, s.MATCH_SEEKS, s.EMAIL_NOTIFICATION];"
+        "print(all(app.tasks[name].name == name for name in names))"
+    )
+    assert result.stdout.strip() == "True", result.stderr
+    assert tasks.bot_move.name == enqueue.BOT_MOVE
+    assert tasks.analyse_game.name == enqueue.ANALYSE_GAME
