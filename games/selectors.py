@@ -5,12 +5,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Q, QuerySet
 
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
 from games.models import Game, Seat, Turn
+
+
+class TurnFields(Protocol):
+    """What the state shows of a turn: a ``Turn`` or a ``games.rows.TurnRow``."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def move(self) -> str: ...
+    @property
+    def points(self) -> list[int]: ...
+    @property
+    def hint(self) -> bool: ...
+    @property
+    def played_at(self) -> datetime: ...
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -53,10 +70,13 @@ def team_scores(game: Game, seats: Sequence[Seat]) -> list[int] | None:
     return [sum(s.score for s in seats if s.team == team) for team in (1, 2)]
 
 
-def game_state(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
-    """The game as API.md describes it (REST and WebSocket alike)."""
+def game_state(
+    game: Game, seats: Sequence[Seat] | None = None, turns: Sequence[TurnFields] | None = None
+) -> dict[str, Any]:
+    """The game as API.md describes it (REST and WebSocket alike). ``turns``: the game's turns in
+    order when the caller has them (the move path reads them as plain rows, ``games.rows``)."""
     seats = list(seats) if seats is not None else game_seats(game)
-    turns = list(game.turns.all())
+    turns = list(turns) if turns is not None else list(game.turns.all())
     result = None
     if game.status in (Game.Status.FINISHED, Game.Status.CANCELLED):
         result = {
