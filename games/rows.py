@@ -33,6 +33,11 @@ def _qn(name: str) -> str:
     return str(connection.ops.quote_name(name))
 
 
+def _column(field: Any) -> str:
+    """A concrete field's column, quoted."""
+    return _qn(str(field.column))
+
+
 class _Reader:
     """The concrete columns of a model as ``table.column`` SQL, and how to turn a row slice back
     into an instance (the field converters the ORM would apply)."""
@@ -42,12 +47,13 @@ class _Reader:
         fields = model._meta.concrete_fields
         self.model = model
         self.width = len(fields)
-        self.sql = ", ".join(f"{_qn(table)}.{_qn(f.column)}" for f in fields)
+        self.attnames = [f.attname for f in fields]
+        self.sql = ", ".join(f"{_qn(table)}.{_column(f)}" for f in fields)
         self.converters = _converters(table, fields)
 
     def build(self, row: Sequence[Any], start: int) -> Any:
         values = _convert(list(row[start : start + self.width]), self.converters)
-        return self.model.from_db(connection.alias, None, values)
+        return self.model.from_db(connection.alias, self.attnames, values)
 
 
 def _converters(table: str, fields: Sequence[Any]) -> Converters:
@@ -114,10 +120,10 @@ def seats_locked(game_id: int) -> list[Seat]:
         seat = seat_reader.build(row, 0)
         if game is None:
             game = game_reader.build(row, seat_reader.width)
-        game_field.set_cached_value(seat, game)  # type: ignore[union-attr]
+        game_field.set_cached_value(seat, game)
         start = seat_reader.width + game_reader.width
         user = user_reader.build(row, start) if row[start] is not None else None
-        user_field.set_cached_value(seat, user)  # type: ignore[union-attr]
+        user_field.set_cached_value(seat, user)
         seats.append(seat)
     return seats
 
@@ -140,7 +146,7 @@ _TURN_FIELDS = ("ply", "seat", "move", "points", "hint", "played_at")
 def _turns_sql(vendor: str) -> tuple[str, Converters]:
     table = Turn._meta.db_table
     fields = [Turn._meta.get_field(name) for name in _TURN_FIELDS]
-    columns = ", ".join(_qn(f.column) for f in fields)  # type: ignore[union-attr]
+    columns = ", ".join(_column(f) for f in fields)
     sql = f"SELECT {columns} FROM {_qn(table)} WHERE {_qn('game_id')} = %s ORDER BY {_qn('ply')}"
     return sql, _converters(table, fields)
 
@@ -159,7 +165,7 @@ def turns_of(game_id: int) -> list[TurnRow]:
 @functools.cache
 def _insert_sql(model: type[Model], vendor: str) -> tuple[str, list[Any]]:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(_qn(f.column) for f in fields)
+    columns = ", ".join(_column(f) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     return f"INSERT INTO {_qn(model._meta.db_table)} ({columns}) VALUES ({marks})", fields
 
@@ -179,20 +185,20 @@ def insert(obj: Model) -> None:
 def _update_sql(model: type[Model], names: tuple[str, ...], rows: int, vendor: str) -> str:
     """``UPDATE`` of ``names`` for one row, or for several at once (a ``CASE`` per column)."""
     meta = model._meta
-    pk = _qn(meta.pk.column)  # type: ignore[union-attr]
-    columns = [_qn(meta.get_field(name).column) for name in names]  # type: ignore[union-attr]
+    pk = _column(meta.pk)
+    columns = [_column(meta.get_field(name)) for name in names]
     if rows == 1:
         assignments = ", ".join(f"{column} = %s" for column in columns)
         return f"UPDATE {_qn(meta.db_table)} SET {assignments} WHERE {pk} = %s"
-    assignments = []
+    cased = []
     for name, column in zip(names, columns, strict=True):
         value = "%s"
         if connection.features.requires_casted_case_in_updates:  # as bulk_update does
             value = f"CAST(%s AS {meta.get_field(name).cast_db_type(connection)})"  # type: ignore[union-attr]
         cases = " ".join([f"WHEN %s THEN {value}"] * rows)
-        assignments.append(f"{column} = CASE {pk} {cases} END")
+        cased.append(f"{column} = CASE {pk} {cases} END")
     marks = ", ".join(["%s"] * rows)
-    return f"UPDATE {_qn(meta.db_table)} SET {', '.join(assignments)} WHERE {pk} IN ({marks})"
+    return f"UPDATE {_qn(meta.db_table)} SET {', '.join(cased)} WHERE {pk} IN ({marks})"
 
 
 def update(model: type[M], objs: Sequence[M], names: Sequence[str]) -> None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
+import threading
 import time
 from typing import Any
 
@@ -45,6 +47,22 @@ def _count_queries(sender: Any, connection: Any, **kwargs: Any) -> None:
         connection.execute_wrappers.append(_counter)
 
 
+def _thread_cpu() -> dict[str, float]:
+    """CPU seconds of this process's threads, by name (the pool's threads summed)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    found: dict[str, float] = {}
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = names.get(int(task), "other").rstrip("_0123456789")
+        found[name] = found.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return found
+
+
 def _backends(database: str) -> list[psutil.Process]:
     found = []
     for proc in psutil.process_iter(["cmdline"]):
@@ -67,7 +85,7 @@ def _cpu(procs: list[psutil.Process]) -> float:
 
 async def _receive_until(client: WebsocketCommunicator, wanted: Any) -> dict[str, Any]:
     while True:
-        message = json.loads(await client.receive_from(timeout=10))
+        message: dict[str, Any] = json.loads(await client.receive_from(timeout=10))
         if message["type"] == "error":
             raise RuntimeError(message)
         if wanted(message):
@@ -132,6 +150,7 @@ class Command(BaseCommand):
         backends = _backends(database)
         pg_start = _cpu(backends)
         queries_start = _Queries.count
+        threads_start = _thread_cpu()
         cpu_start = time.process_time()
         wall_start = time.perf_counter()
         moves = asyncio.run(run(tables[warmup:]))
@@ -141,6 +160,10 @@ class Command(BaseCommand):
         new = [p for p in _backends(database) if p.pid not in {b.pid for b in backends}]
         pg = _cpu(backends) - pg_start + _cpu(new)
         queries = _Queries.count - queries_start
+        threads = {
+            name: round(1000 * (seconds - threads_start.get(name, 0.0)) / moves, 2)
+            for name, seconds in sorted(_thread_cpu().items())
+        }
         report = {
             "moves": moves,
             "moves_per_s": round(moves / wall, 1),
@@ -148,5 +171,6 @@ class Command(BaseCommand):
             "postgres_cpu_ms_per_move": round(1000 * pg / moves, 2),
             "server_cpu_ms_per_move": round(1000 * (cpu + pg) / moves, 2),
             "queries_per_move": round(queries / moves, 2),
+            "threads_cpu_ms_per_move": threads,
         }
         self.stdout.write(json.dumps(report))
