@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, cast, overload
+from typing import Any, Protocol, cast, overload
 
 from django.db.models import Q, QuerySet
 
@@ -32,6 +32,23 @@ def api_datetime(moment: datetime | None) -> str | None:
     """A moment as the API and the broadcasts write it: ISO 8601 in UTC with ``Z`` (as DRF does),
     or None."""
     return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+class TurnFields(Protocol):
+    """What the state shows of a turn: a ``Turn`` or a ``games.rows.TurnRow``."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def move(self) -> str: ...
+    @property
+    def points(self) -> list[int]: ...
+    @property
+    def hint(self) -> bool: ...
+    @property
+    def played_at(self) -> datetime: ...
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -74,11 +91,14 @@ def team_scores(game: Game, seats: Sequence[Seat]) -> list[int] | None:
     return [sum(s.score for s in seats if s.team == team) for team in (1, 2)]
 
 
-def game_state(game: Game, seats: Sequence[Seat] | None = None) -> GameState:
-    """The game as API.md describes it (REST and WebSocket alike). The casts name the values
-    that the columns' choices allow."""
+def game_state(
+    game: Game, seats: Sequence[Seat] | None = None, turns: Sequence[TurnFields] | None = None
+) -> GameState:
+    """The game as API.md describes it (REST and WebSocket alike). ``turns``: the game's turns in
+    order when the caller has them (the move path reads them as plain rows, ``games.rows``). The
+    casts name the values that the columns' choices allow."""
     seats = list(seats) if seats is not None else game_seats(game)
-    turns = list(game.turns.all())
+    turns = list(turns) if turns is not None else list(game.turns.all())
     result: ResultState | None = None
     if game.status in (Game.Status.FINISHED, Game.Status.CANCELLED):
         result = {

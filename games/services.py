@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import realtime
+from games import realtime, rows
 from games.engine import EngineError, IllegalMoveError, best_turn
 from games.engine import Turn as EngineTurn
 from games.engine_messages import engine_error_message
@@ -98,7 +98,7 @@ def _save_changed(obj: Game | Seat) -> None:
         changed = _changed_fields(obj)
         if not changed:
             return
-        obj.save(update_fields=changed)
+        rows.update(type(obj), [obj], changed)  # save(update_fields=changed), without the ORM
     _remember(obj)
 
 
@@ -112,20 +112,14 @@ def _changed_fields(obj: Game | Seat) -> list[str]:
 def _lock(game_id: int) -> tuple[Game, list[Seat]]:
     """The game row, locked until the transaction ends, and its seats (with their users).
 
-    One query: the seats joined to their game, ``FOR UPDATE OF`` both. Locking the seat rows too
-    matters: in PostgreSQL, a lock that had to wait re-reads the newest version of the locked rows
-    only, so seats read unlocked in the same statement could predate the transaction that held
-    the game."""
-    seats = list(
-        Seat.objects.select_related("game", "user")
-        .select_for_update(of=("self", "game"))
-        .filter(game_id=game_id)
-        .order_by("seat")
-    )
+    One query: the seats joined to their game, ``FOR UPDATE OF`` both (``rows.seats_locked``).
+    Locking the seat rows too matters: in PostgreSQL, a lock that had to wait re-reads the newest
+    version of the locked rows only, so seats read unlocked in the same statement could predate
+    the transaction that held the game."""
+    seats = rows.seats_locked(game_id)
     if seats:
         game = seats[0].game
         for seat in seats:
-            seat.game = game
             _remember(seat)
     else:  # a game always has seats; keep the plain lock for anything else
         game = game_or_not_found(game_id, games=Game.objects.select_for_update())
@@ -153,7 +147,7 @@ def _publish(game: Game, seats: Sequence[Seat]) -> None:
     """Bump the version, save, and push the new state to watchers once the transaction commits."""
     game.version += 1
     _save_changed(game)
-    state = game_state(game, seats)
+    state = game_state(game, seats, rows.turns_of(game.pk))
     _after_commit(realtime.broadcast_game_state, game.pk, state)
     _after_commit(_announce_change, state)
 
@@ -487,14 +481,16 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
     try:
         # No savepoint: the row lock and the ply check make a clash all but impossible, and the
         # error that stands behind them ends (and rolls back) the whole transaction anyway.
-        Turn.objects.create(
-            game=game,
-            ply=game.ply + 1,
-            seat=seat.seat,
-            move=str(played.turn),
-            points=list(points),
-            hint=seat.hint_pending,
-            by_bot=by_bot,
+        rows.insert(
+            Turn(
+                game=game,
+                ply=game.ply + 1,
+                seat=seat.seat,
+                move=str(played.turn),
+                points=list(points),
+                hint=seat.hint_pending,
+                by_bot=by_bot,
+            )
         )
     except IntegrityError:
         raise StalePly(_("This turn was already played."), ply=game.ply) from None
@@ -512,7 +508,7 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
     if len(changed) == 1:
         _save_changed(changed[0])
     elif changed:
-        Seat.objects.bulk_update(changed, ["score", "roofs_left", "hint_pending"])
+        rows.update(Seat, changed, ["score", "roofs_left", "hint_pending"])
         for s in changed:
             _remember(s)
     if position.over:

@@ -1,17 +1,50 @@
-"""The Redis channel layer with a blocking connection pool.
+"""The Redis channel layer with a blocking connection pool and a cheaper ``group_send``.
 
 channels_redis builds a plain ``redis.asyncio.ConnectionPool`` per event loop, which raises
 ``ConnectionError: Too many connections`` past ``max_connections``: with hundreds of watchers
 connecting at once, their ``group_add`` calls failed and the sockets closed with 1011. A
 ``BlockingConnectionPool`` makes a call wait (up to ``timeout`` seconds) for a free connection.
+
+``group_send`` (one per move) does what channels_redis's does in two round trips to Redis instead
+of four: one script drops the expired members and reads the group, one script per Redis host drops
+each inbox's expired messages and adds the new one within its capacity. Each round trip costs the
+web process ~0.15 ms of CPU (README, Performance).
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis import asyncio as aioredis
+
+logger = logging.getLogger(__name__)
+
+_GROUP_MEMBERS = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+# channels_redis's group_send script, with its pipeline of ZREMRANGEBYSCORE (expired messages of
+# each inbox) folded in. ARGV: the messages, the capacities, now, the expiry, the cut-off.
+_GROUP_PUSH = """
+local over_capacity = 0
+local current_time = ARGV[#ARGV - 2]
+local expiry = ARGV[#ARGV - 1]
+local cutoff = ARGV[#ARGV]
+for i=1,#KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, cutoff)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
 
 
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
@@ -21,3 +54,24 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             return super().create_pool(index)
         address = host.pop("address")
         return aioredis.BlockingConnectionPool.from_url(address, **host)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert self.require_valid_group_name(group), "Group name not valid"
+        key = self._group_key(group)
+        connection = self.connection(self.consistent_hash(group))
+        members = await connection.eval(
+            _GROUP_MEMBERS, 1, key, int(time.time()) - self.group_expiry
+        )
+        channel_names = [member.decode("utf8") for member in members]
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(
+            channel_names, message
+        )
+        for index, keys in by_connection.items():
+            now = time.time()
+            args = [messages[k] for k in keys] + [capacities[k] for k in keys]
+            args += [now, self.expiry, int(now) - int(self.expiry)]
+            over = await self.connection(index).eval(_GROUP_PUSH, len(keys), *keys, *args)
+            if over > 0:
+                logger.info(
+                    "%s of %s channels over capacity in group %s", over, len(channel_names), group
+                )

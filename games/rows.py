@@ -1,0 +1,222 @@
+"""The move path's queries in plain SQL (README, Performance).
+
+A move is a handful of small queries; through the ORM, building and compiling them (querysets,
+``select_related``, ``save(update_fields=...)``, ``bulk_update``'s ``CASE``) cost several times the
+CPU the queries themselves cost in the server. The statements here are built once per model, column
+set and database vendor from the models' metadata, and values go through each field's own
+conversions both ways (``get_db_prep_save``, the backend's and the field's converters), so they
+behave as the ORM's do on PostgreSQL and SQLite alike. They run through Django's cursor (query
+logging, ``CaptureQueriesContext`` and the execute wrappers see them) on the default database, the
+one the services' ``transaction.atomic`` opens. No model signals are sent (none is connected to
+``Game``, ``Seat`` or ``Turn``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+from games.models import Game, Seat, Turn
+
+M = TypeVar("M", bound=Model)
+Converter = Callable[[Any, Any, Any], Any]
+Converters = list[tuple[int, list[tuple[Converter, Any]]]]
+"""Per column index, the converters the ORM would apply to it, each with its column expression."""
+
+
+def _qn(name: str) -> str:
+    return str(connection.ops.quote_name(name))
+
+
+def _column(field: Any) -> str:
+    """A concrete field's column, quoted."""
+    return _qn(str(field.column))
+
+
+class _Reader:
+    """The concrete columns of a model as ``table.column`` SQL, and how to turn a row slice back
+    into an instance (the field converters the ORM would apply)."""
+
+    def __init__(self, model: type[Model]) -> None:
+        table = model._meta.db_table
+        fields = model._meta.concrete_fields
+        self.model = model
+        self.width = len(fields)
+        self.attnames = [f.attname for f in fields]
+        self.sql = ", ".join(f"{_qn(table)}.{_column(f)}" for f in fields)
+        self.converters = _converters(table, fields)
+
+    def build(self, row: Sequence[Any], start: int) -> Any:
+        values = _convert(list(row[start : start + self.width]), self.converters)
+        return self.model.from_db(connection.alias, self.attnames, values)
+
+
+def _converters(table: str, fields: Sequence[Any]) -> Converters:
+    found: Converters = []
+    for index, f in enumerate(fields):
+        col = f.get_col(table)
+        funcs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        if funcs:
+            found.append((index, [(func, col) for func in funcs]))
+    return found
+
+
+def _convert(values: list[Any], converters: Converters) -> list[Any]:
+    for index, funcs in converters:
+        value = values[index]
+        for func, col in funcs:
+            value = func(value, col, connection)
+        values[index] = value
+    return values
+
+
+@functools.cache
+def _reader(model: type[Model], vendor: str) -> _Reader:
+    return _Reader(model)
+
+
+def _read(model: type[Model]) -> _Reader:
+    return _reader(model, connection.vendor)
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    user_model = Seat._meta.get_field("user").related_model
+    assert isinstance(user_model, type)
+    seat, game, user = (_qn(m._meta.db_table) for m in (Seat, Game, user_model))
+    sql = (
+        f"SELECT {_read(Seat).sql}, {_read(Game).sql}, {_read(user_model).sql} FROM {seat} "
+        f"INNER JOIN {game} ON {game}.{_qn('id')} = {seat}.{_qn('game_id')} "
+        f"LEFT OUTER JOIN {user} ON {user}.{_qn('id')} = {seat}.{_qn('user_id')} "
+        f"WHERE {seat}.{_qn('game_id')} = %s ORDER BY {seat}.{_qn('seat')}"
+    )
+    features = connection.features
+    if features.has_select_for_update:
+        sql += " FOR UPDATE"
+        if features.has_select_for_update_of:
+            sql += f" OF {seat}, {game}"
+    return sql
+
+
+def seats_locked(game_id: int) -> list[Seat]:
+    """The game's seats in order, each with its game (one instance for all) and user loaded:
+    one ``SELECT ... FOR UPDATE OF`` the seats and the game (where the database has row locks)."""
+    user_model = Seat._meta.get_field("user").related_model
+    assert isinstance(user_model, type)
+    seat_reader, game_reader, user_reader = _read(Seat), _read(Game), _read(user_model)
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [game_id])
+        rows = cursor.fetchall()
+    seats: list[Seat] = []
+    game: Game | None = None
+    user_field = Seat._meta.get_field("user")
+    game_field = Seat._meta.get_field("game")
+    for row in rows:
+        seat = seat_reader.build(row, 0)
+        if game is None:
+            game = game_reader.build(row, seat_reader.width)
+        game_field.set_cached_value(seat, game)
+        start = seat_reader.width + game_reader.width
+        user = user_reader.build(row, start) if row[start] is not None else None
+        user_field.set_cached_value(seat, user)
+        seats.append(seat)
+    return seats
+
+
+class TurnRow(NamedTuple):
+    """What the game state shows of a turn (the attributes ``selectors.game_state`` reads)."""
+
+    ply: int
+    seat: int
+    move: str
+    points: list[int]
+    hint: bool
+    played_at: datetime
+
+
+_TURN_FIELDS = ("ply", "seat", "move", "points", "hint", "played_at")
+
+
+@functools.cache
+def _turns_sql(vendor: str) -> tuple[str, Converters]:
+    table = Turn._meta.db_table
+    fields = [Turn._meta.get_field(name) for name in _TURN_FIELDS]
+    columns = ", ".join(_column(f) for f in fields)
+    sql = f"SELECT {columns} FROM {_qn(table)} WHERE {_qn('game_id')} = %s ORDER BY {_qn('ply')}"
+    return sql, _converters(table, fields)
+
+
+def turns_of(game_id: int) -> list[TurnRow]:
+    """The game's turns in order, as the state shows them (one query, no model instances)."""
+    sql, converters = _turns_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        rows = cursor.fetchall()
+    if not converters:
+        return [TurnRow(*row) for row in rows]
+    return [TurnRow(*_convert(list(row), converters)) for row in rows]
+
+
+@functools.cache
+def _insert_sql(model: type[Model], vendor: str) -> tuple[str, list[Any]]:
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(_column(f) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {_qn(model._meta.db_table)} ({columns}) VALUES ({marks})", fields
+
+
+def insert(obj: Model) -> None:
+    """``INSERT`` the row of a new instance (every column but the primary key, which stays unset:
+    the move path never reads it). Fields' ``pre_save`` runs as in ``save()`` (``auto_now_add``)."""
+    sql, fields = _insert_sql(type(obj), connection.vendor)
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+    obj._state.adding = False
+    obj._state.db = connection.alias
+
+
+@functools.cache
+def _update_sql(model: type[Model], names: tuple[str, ...], rows: int, vendor: str) -> str:
+    """``UPDATE`` of ``names`` for one row, or for several at once (a ``CASE`` per column)."""
+    meta = model._meta
+    pk = _column(meta.pk)
+    columns = [_column(meta.get_field(name)) for name in names]
+    if rows == 1:
+        assignments = ", ".join(f"{column} = %s" for column in columns)
+        return f"UPDATE {_qn(meta.db_table)} SET {assignments} WHERE {pk} = %s"
+    cased = []
+    for name, column in zip(names, columns, strict=True):
+        value = "%s"
+        if connection.features.requires_casted_case_in_updates:  # as bulk_update does
+            value = f"CAST(%s AS {meta.get_field(name).cast_db_type(connection)})"  # type: ignore[union-attr]
+        cases = " ".join([f"WHEN %s THEN {value}"] * rows)
+        cased.append(f"{column} = CASE {pk} {cases} END")
+    marks = ", ".join(["%s"] * rows)
+    return f"UPDATE {_qn(meta.db_table)} SET {', '.join(cased)} WHERE {pk} IN ({marks})"
+
+
+def update(model: type[M], objs: Sequence[M], names: Sequence[str]) -> None:
+    """Write the fields ``names`` (attribute names) of ``objs``, rows of ``model``: one ``UPDATE``
+    for all of them."""
+    if not objs or not names:
+        return
+    fields = [model._meta.get_field(name) for name in names]
+    sql = _update_sql(model, tuple(names), len(objs), connection.vendor)
+    params: list[Any] = []
+    if len(objs) == 1:
+        obj = objs[0]
+        params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]  # type: ignore[union-attr]
+        params.append(obj.pk)
+    else:
+        for f in fields:
+            for obj in objs:
+                params += [obj.pk, f.get_db_prep_save(getattr(obj, f.attname), connection)]  # type: ignore[union-attr]
+        params += [obj.pk for obj in objs]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
