@@ -6,21 +6,11 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
-from games.models import Game, Seat
+from games.models import TURN_TIME_CHOICES, Game, Seat
 from games.services import BotSpec
 
 PERSON = "person"
-
-TURN_TIME_CHOICES = [
-    (30, _("30 seconds")),
-    (60, _("1 minute")),
-    (120, _("2 minutes")),
-    (300, _("5 minutes")),
-    (600, _("10 minutes")),
-    (86400, _("1 day")),
-]
 
 SEAT_CHOICES = [
     (PERSON, _("A person")),
@@ -136,17 +126,3 @@ class GameCreateForm(forms.Form):
             "turn_seconds": data["turn_seconds"],
             "bots": self.bots(),
         }
-
-
-def turn_time_label(seconds: int) -> str:
-    """Words for a turn time: the form's label when it is one of its choices."""
-    labels = dict(TURN_TIME_CHOICES)
-    if seconds in labels:
-        return str(labels[seconds])
-    if seconds % 86400 == 0:
-        days = seconds // 86400
-        return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
-    if seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
-    return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}

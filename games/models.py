@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -23,6 +24,30 @@ if TYPE_CHECKING:
 from games.engine import notation
 
 EMPTY_BOARD = list(notation.EMPTY_BOARD)
+
+TURN_TIME_CHOICES = [  # what the forms offer; the API takes any time within Game's limits
+    (30, _("30 seconds")),
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+    (300, _("5 minutes")),
+    (600, _("10 minutes")),
+    (86400, _("1 day")),
+]
+
+
+def turn_time_label(seconds: int) -> str:
+    """Words for a turn time: the form's label when it is one of its choices."""
+    labels = dict(TURN_TIME_CHOICES)
+    if seconds in labels:
+        return str(labels[seconds])
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}
+
 
 T = TypeVar("T")
 

@@ -27,9 +27,8 @@ from games.forms import (
     PERSON,
     GameCreateForm,
     seat_field_name,
-    turn_time_label,
 )
-from games.models import Game, Seat
+from games.models import Game, Seat, turn_time_label
 from games.state import GameState
 
 LOBBY_LIST_SIZE = 20

@@ -7,8 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import TURN_TIME_CHOICES
-from games.models import Game
+from games.models import TURN_TIME_CHOICES, Game
 
 
 class ChallengeForm(forms.Form):

@@ -116,11 +116,9 @@ class _RecordingLayer:
 @pytest.fixture
 def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Broadcasts:
     """Every event the apps send to a group during the test (nothing reaches a real layer)."""
-    import games.realtime
-    import social.realtime
+    import siesta_site.broadcast
 
     recorded = Broadcasts()
     layer = _RecordingLayer(recorded)
-    for module in (games.realtime, social.realtime):
-        monkeypatch.setattr(module, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(siesta_site.broadcast, "get_channel_layer", lambda: layer)
     return recorded

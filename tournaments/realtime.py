@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.realtime import group_send
+from siesta_site.broadcast import group_send
 from tournaments.state import TournamentState, TournamentStateEvent
 
 

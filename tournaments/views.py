@@ -20,8 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.forms import turn_time_label
-from games.models import Game
+from games.models import Game, turn_time_label
 from games.services import GameServiceError, NotFound
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament

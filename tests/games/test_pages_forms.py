@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games.forms import GameCreateForm, turn_time_label
+from games.forms import GameCreateForm
+from games.models import turn_time_label
 from games.services import BotSpec
 
 
