@@ -9,10 +9,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.realtime import game_group
+from games.realtime import game_group, layer_group_send
 from social.state import GameGroupEvent, LobbyPush, SocialMessageEvent
 
 logger = logging.getLogger(__name__)
@@ -29,7 +28,7 @@ def _group_send(group: str, event: Mapping[str, Any]) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, dict(event))
+        layer_group_send(layer, group, dict(event))
     except Exception:
         logger.exception("could not push %s to %s", event.get("type"), group)
 
