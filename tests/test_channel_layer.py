@@ -7,6 +7,7 @@ import asyncio
 import uuid
 
 import pytest
+from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
 from django.conf import settings
 
 from siesta_site.channel_layer import RedisChannelLayer
@@ -64,5 +65,38 @@ async def test_group_send_keeps_the_layers_expiry_and_capacity():
             await asyncio.wait_for(other.receive(full), 0.5)
         with pytest.raises(asyncio.TimeoutError):
             await asyncio.wait_for(layer.receive(expired), 0.5)
+    finally:
+        await layer.flush()
+
+
+@pytest.mark.parametrize("layer_class", [RedisChannelLayer, ChannelsRedisLayer])
+async def test_a_process_receives_each_message_once_in_order(layer_class):
+    """The one-BZPOPMIN receive behaves as channels_redis's (the test runs both): a process's
+    channels get their messages once each and in order, a group message reaches each of its
+    channels, a receive cancelled while waiting loses nothing, and nothing is left in Redis."""
+    prefix = f"test-{uuid.uuid4().hex}:"
+    layer = layer_class(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    first, second = await layer.new_channel(), await layer.new_channel()
+    connection = layer.connection(0)
+    try:
+        waiting = asyncio.ensure_future(layer.receive(first))
+        await asyncio.sleep(0.2)  # blocked in BZPOPMIN on the process's inbox
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        for n in range(5):
+            await layer.send(first, {"type": "game.state", "n": n})
+        await layer.send(second, {"type": "game.state", "n": 10})
+        await layer.group_add("game.3", first)
+        await layer.group_add("game.3", second)
+        await layer.group_send("game.3", {"type": "game.state", "n": 20})
+        assert [(await layer.receive(first))["n"] for _ in range(6)] == [0, 1, 2, 3, 4, 20]
+        assert [(await layer.receive(second))["n"] for _ in range(2)] == [10, 20]
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(first), 0.3)
+        await layer.wait_received()
+        await layer.group_discard("game.3", first)
+        await layer.group_discard("game.3", second)
+        assert await connection.keys(f"{prefix}*") == []
     finally:
         await layer.flush()
