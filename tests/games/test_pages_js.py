@@ -5,7 +5,6 @@ client-side board reconstruction must give the server's board after every turn; 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,20 +19,10 @@ from games.selectors import game_get, game_state, position_of
 from games.views import client_strings
 from tests.factories import UserFactory
 from tests.games.factories import make_game
+from tests.games.node_js import needs_node, run_module
 from tests.games.services.helpers import play_best_turn
 
-NODE = shutil.which("node")
 STATIC_JS = Path(settings.BASE_DIR) / "static" / "js"
-needs_node = pytest.mark.skipif(NODE is None, reason="needs Node.js to run the page scripts")
-
-
-@pytest.fixture(scope="module")
-def js_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of static/js that Node reads as ES modules (a package.json of type "module")."""
-    tree = tmp_path_factory.mktemp("js") / "js"
-    shutil.copytree(STATIC_JS, tree)
-    (tree / "package.json").write_text('{"type": "module"}')
-    return tree
 
 
 @pytest.fixture
@@ -51,16 +40,7 @@ def run_board_js(js_tree: Path):
             + "".join(f"const {name} = {json.dumps(value)};\n" for name, value in values.items())
             + f"process.stdout.write(JSON.stringify({expression}));\n"
         )
-        assert NODE is not None
-        done = subprocess.run(
-            [NODE, "--input-type=module", "-"],
-            input=script,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        )
-        return json.loads(done.stdout)
+        return run_module(script)
 
     return run
 
