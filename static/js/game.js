@@ -83,12 +83,16 @@ function start(page) {
     const id = socket.nextId(kind);
     if (!send({ ...message, type: kind, id })) return;
     pending = { id, kind };
-    socket.expectAnswer(kind === "move", () => {
-      if (pending) {
-        pending = null;
-        render();
-      }
-    });
+    socket.expectAnswer(
+      kind === "move",
+      () => {
+        if (pending) {
+          pending = null;
+          render();
+        }
+      },
+      id,
+    );
     render();
   }
 

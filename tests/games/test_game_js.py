@@ -306,6 +306,25 @@ def test_an_error_frame_reaches_the_caller_and_ends_the_wait(run_game_js):
     ]
 
 
+def test_a_frame_answering_an_earlier_request_does_not_end_the_wait(run_game_js):
+    """Only the awaited request's own answer (its id) stops the 4 s wait; frames without an id
+    (a state) go by type and version as before."""
+    result = run_game_js("""
+        const { socket } = connected(3);
+        socket.expectAnswer(false, () => {}, "hint-2");
+        last().deliver({ type: "check", id: "check-1", ok: true, points: [0, 0] });
+        last().deliver({ type: "error", error: "Too late.", cell: null, id: "check-1" });
+        clock.advance(SYNC_AFTER_MS);
+        const unanswered = [...last().sent];
+        socket.expectAnswer(false, () => {}, "hint-3");
+        last().deliver({ type: "hint", id: "hint-3", move: "SF5", points: 2 });
+        clock.advance(60000);
+        result = { unanswered, answered: last().sent.slice(unanswered.length) };
+    """)
+    assert result["unanswered"] == [{"type": "sync"}]
+    assert result["answered"] == []
+
+
 def test_a_frame_that_is_not_json_is_dropped(run_game_js):
     result = run_game_js("""
         const { socket } = connected(3);

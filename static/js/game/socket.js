@@ -20,6 +20,7 @@ export class GameSocket {
     this.reconnectTimer = null;
     this.syncTimer = null;
     this.syncBelowVersion = null; // after a move: a state past this version is the answer
+    this.awaitedId = null; // the id of the request awaited, when the page gave one
     this.requestCount = 0;
   }
 
@@ -85,11 +86,13 @@ export class GameSocket {
 
   /**
    * Arms the sync timer for a request just sent: `stateToo` (a move) waits for a newer state
-   * as well. onTimeout runs before the "sync" is sent.
+   * as well. `id` is the request's: a frame that names another request (an answer to an earlier
+   * one) is not this one's answer. onTimeout runs before the "sync" is sent.
    */
-  expectAnswer(stateToo, onTimeout) {
+  expectAnswer(stateToo, onTimeout, id = null) {
     window.clearTimeout(this.syncTimer);
     this.syncBelowVersion = stateToo ? this.version() : null;
+    this.awaitedId = id;
     this.syncTimer = window.setTimeout(() => {
       this.syncTimer = null;
       onTimeout();
@@ -98,6 +101,8 @@ export class GameSocket {
   }
 
   answered(message) {
+    const forAnother = message.id != null && this.awaitedId != null && message.id !== this.awaitedId;
+    if (forAnother) return;
     const done =
       this.syncBelowVersion === null
         ? ["check", "hint", "error"].includes(message.type)
@@ -106,6 +111,7 @@ export class GameSocket {
       window.clearTimeout(this.syncTimer);
       this.syncTimer = null;
       this.syncBelowVersion = null;
+      this.awaitedId = null;
     }
   }
 }
