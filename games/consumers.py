@@ -44,7 +44,7 @@ from rest_framework.authtoken.models import Token
 
 from games import realtime, services
 from games.models import Game
-from games.selectors import game_get, game_state
+from games.selectors import game_state_current
 from games.state import (
     AckFrame,
     AuthFrame,
@@ -153,13 +153,6 @@ _connections_per_address: Counter[str] = Counter()
 # -- reads and checks run in a worker thread ----------------------------------------------------
 
 
-def _current_state(game_id: int) -> GameState | None:
-    try:
-        return game_state(game_get(game_id))
-    except Game.DoesNotExist:
-        return None
-
-
 def _current_version(game_id: int) -> int | None:
     version: int | None = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     return version
@@ -243,7 +236,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_TRY_AGAIN)
                 return
             self.joined = True
-            state = await db_call(_current_state)(self.game_id)
+            state = await db_call(game_state_current)(self.game_id)
             if state is not None:
                 self._membership = asyncio.create_task(self._keep_membership(self.game_id))
                 await self._send_state(state, state["version"])
@@ -347,7 +340,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             frame: SyncFrame = {"type": "sync", "version": version}
             await self.send_json(frame)
             return
-        state = await db_call(_current_state)(self._game_id)
+        state = await db_call(game_state_current)(self._game_id)
         if state is None:
             raise services.GameNotFound(self._game_id)
         self.synced_version = state["version"]

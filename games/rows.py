@@ -14,7 +14,9 @@ one the services' ``transaction.atomic`` opens. No model signals are sent (none 
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
@@ -85,18 +87,27 @@ def _read(model: type[Model]) -> _Reader:
 
 
 @functools.cache
-def _lock_sql(vendor: str) -> str:
+def _seats_sql(vendor: str, lock: bool) -> str:
     user_model = Seat._meta.get_field("user").related_model
     assert isinstance(user_model, type)
     seat, game, user = (_qn(m._meta.db_table) for m in (Seat, Game, user_model))
+    turns = ""
+    if vendor == "postgresql":
+        # The turns come along as one JSON array (an InitPlan: computed once, not per seat).
+        turn = _qn(Turn._meta.db_table)
+        columns = ", ".join(f"{turn}.{_column(Turn._meta.get_field(n))}" for n in _TURN_FIELDS)
+        turns = (
+            f", (SELECT json_agg(json_build_array({columns}) ORDER BY {turn}.{_qn('ply')}) "
+            f"FROM {turn} WHERE {turn}.{_qn('game_id')} = %s)"
+        )
     sql = (
-        f"SELECT {_read(Seat).sql}, {_read(Game).sql}, {_read(user_model).sql} FROM {seat} "
+        f"SELECT {_read(Seat).sql}, {_read(Game).sql}, {_read(user_model).sql}{turns} FROM {seat} "
         f"INNER JOIN {game} ON {game}.{_qn('id')} = {seat}.{_qn('game_id')} "
         f"LEFT OUTER JOIN {user} ON {user}.{_qn('id')} = {seat}.{_qn('user_id')} "
         f"WHERE {seat}.{_qn('game_id')} = %s ORDER BY {seat}.{_qn('seat')}"
     )
     features = connection.features
-    if features.has_select_for_update:
+    if lock and features.has_select_for_update:
         sql += " FOR UPDATE"
         if features.has_select_for_update_of:
             sql += f" OF {seat}, {game}"
@@ -106,11 +117,22 @@ def _lock_sql(vendor: str) -> str:
 def seats_locked(game_id: int) -> list[Seat]:
     """The game's seats in order, each with its game (one instance for all) and user loaded:
     one ``SELECT ... FOR UPDATE OF`` the seats and the game (where the database has row locks)."""
+    return _seats(game_id, lock=True)
+
+
+def seats_of(game_id: int) -> list[Seat]:
+    """As ``seats_locked``, without the lock: what a reader (a socket joining the game) needs."""
+    return _seats(game_id, lock=False)
+
+
+def _seats(game_id: int, *, lock: bool) -> list[Seat]:
     user_model = Seat._meta.get_field("user").related_model
     assert isinstance(user_model, type)
     seat_reader, game_reader, user_reader = _read(Seat), _read(Game), _read(user_model)
+    vendor = connection.vendor
+    params = [game_id, game_id] if vendor == "postgresql" else [game_id]
     with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [game_id])
+        cursor.execute(_seats_sql(vendor, lock), params)
         rows = cursor.fetchall()
     seats: list[Seat] = []
     game: Game | None = None
@@ -125,6 +147,8 @@ def seats_locked(game_id: int) -> list[Seat]:
         user = user_reader.build(row, start) if row[start] is not None else None
         user_field.set_cached_value(seat, user)
         seats.append(seat)
+    if game is not None and vendor == "postgresql":
+        _keep_turns(game, _turns_from_json(rows[0][-1]))
     return seats
 
 
@@ -220,3 +244,86 @@ def update(model: type[M], objs: Sequence[M], names: Sequence[str]) -> None:
         params += [obj.pk for obj in objs]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+_TURNS = "_siesta_turns"
+
+
+def _turns_from_json(value: Any) -> list[TurnRow]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = json.loads(value)
+    return [
+        TurnRow(ply, seat, move, points, hint, datetime.fromisoformat(played_at))
+        for ply, seat, move, points, hint, played_at in value
+    ]
+
+
+def _keep_turns(game: Game, turns: list[TurnRow]) -> None:
+    game.__dict__[_TURNS] = turns
+
+
+def known_turns(game: Game) -> list[TurnRow] | None:
+    """The game's turns as read with its seats (``seats_locked``, ``seats_of``), with the turns
+    written since by ``write_move``; None when they were not read that way or do not match the
+    game's ply.
+
+    The check matters after a row lock that had to wait: PostgreSQL then re-reads the locked rows
+    (the game, its seats), but not the turns, which come from the statement's snapshot, taken before
+    the wait. A game has one turn per ply, so the turns are whole exactly when their count and the
+    last one's ply are the game's ply."""
+    turns: list[TurnRow] | None = game.__dict__.get(_TURNS)
+    if turns is None or len(turns) != game.ply or (turns and turns[-1].ply != game.ply):
+        return None
+    return turns
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A turn to insert and the seats it changed (with their changed fields), written together
+    with the game's row by ``write_move``."""
+
+    turn: Turn
+    seats: list[tuple[Seat, list[str]]]
+
+
+def write_move(pending: PendingMove, game: Game, game_fields: Sequence[str]) -> None:
+    """Insert ``pending.turn``, update the changed seats and the game's ``game_fields``.
+
+    On PostgreSQL one statement (data-modifying ``WITH`` clauses); elsewhere one per row. An
+    ``IntegrityError`` here comes from the turn: ``(game, ply)`` is taken."""
+    assert game_fields, "a move always changes the game's row (its ply and version)"
+    turns = game.__dict__.get(_TURNS)
+    if connection.vendor != "postgresql":
+        insert(pending.turn)
+        if len(pending.seats) == 1:
+            update(Seat, [pending.seats[0][0]], pending.seats[0][1])
+        elif pending.seats:  # one UPDATE for them all
+            names = sorted({name for _seat, fields in pending.seats for name in fields})
+            update(Seat, [seat for seat, _fields in pending.seats], names)
+        update(Game, [game], game_fields)
+    else:
+        sql, fields = _insert_sql(Turn, connection.vendor)
+        turn = pending.turn
+        params = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
+        clauses = [f"t AS ({sql})"]
+        for index, (seat, names) in enumerate(pending.seats):
+            seat_sql, seat_params = _update_one(Seat, seat, names)
+            clauses.append(f"s{index} AS ({seat_sql})")
+            params += seat_params
+        game_sql, game_params = _update_one(Game, game, game_fields)
+        with connection.cursor() as cursor:
+            cursor.execute(f"WITH {', '.join(clauses)} {game_sql}", params + game_params)
+        turn._state.adding = False
+        turn._state.db = connection.alias
+    if turns is not None:
+        t = pending.turn
+        turns.append(TurnRow(t.ply, t.seat, t.move, list(t.points), t.hint, t.played_at))
+
+
+def _update_one(model: type[M], obj: M, names: Sequence[str]) -> tuple[str, list[Any]]:
+    fields = [model._meta.get_field(name) for name in names]
+    sql = _update_sql(model, tuple(names), 1, connection.vendor)
+    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]  # type: ignore[union-attr]
+    return sql, [*params, obj.pk]

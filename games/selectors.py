@@ -9,6 +9,7 @@ from typing import Any, Protocol, cast, overload
 
 from django.db.models import Q, QuerySet
 
+from games import rows
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
 from games.errors import GameNotFound
 from games.models import Game, Seat, Turn
@@ -154,6 +155,21 @@ def game_state(
 def game_get(game_id: int) -> Game:
     """A game with its seats (and their users) and turns loaded; ``Game.DoesNotExist`` if none."""
     return Game.objects.prefetch_related("seats__user", "turns").get(pk=game_id)
+
+
+def game_state_current(game_id: int) -> GameState | None:
+    """The state of game ``game_id`` as a socket sends it on joining or on ``sync``, or None when
+    there is no such game. One plain query on PostgreSQL (``games.rows``: the seats joined to their
+    game and users, with the turns), two elsewhere; every socket that joins a game asks for it."""
+    seats = rows.seats_of(game_id)
+    if not seats:  # a game always has seats; anything else is read as the REST API reads it
+        try:
+            return game_state(game_get(game_id))
+        except Game.DoesNotExist:
+            return None
+    game = seats[0].game
+    turns = rows.known_turns(game)
+    return game_state(game, seats, turns if turns is not None else rows.turns_of(game_id))
 
 
 def game_or_not_found(game_id: int, *, games: QuerySet[Game] | None = None) -> Game:

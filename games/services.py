@@ -143,11 +143,24 @@ def _after_commit(func: Callable[..., Any], *args: Any) -> None:
     transaction.on_commit(hook, robust=True)
 
 
-def _publish(game: Game, seats: Sequence[Seat]) -> None:
-    """Bump the version, save, and push the new state to watchers once the transaction commits."""
+def _publish(game: Game, seats: Sequence[Seat], move: rows.PendingMove | None = None) -> None:
+    """Bump the version, save (with ``move``'s turn and seats, in one statement where the database
+    allows), and push the new state to watchers once the transaction commits."""
     game.version += 1
-    _save_changed(game)
-    state = game_state(game, seats, rows.turns_of(game.pk))
+    if move is None:
+        _save_changed(game)
+        turns = None
+    else:
+        try:
+            rows.write_move(move, game, _changed_fields(game))
+        except IntegrityError:
+            # No savepoint, as for ``_insert_turn``: the error ends the transaction anyway.
+            raise StalePly(_("This turn was already played."), ply=game.ply - 1) from None
+        _remember(game)
+        for seat, _fields in move.seats:
+            _remember(seat)
+        turns = rows.known_turns(game)
+    state = game_state(game, seats, turns if turns is not None else rows.turns_of(game.pk))
     _after_commit(realtime.broadcast_game_state, game.pk, state)
     _after_commit(_announce_change, state)
 
@@ -471,29 +484,27 @@ def _check_ply(
         )
 
 
-def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot: bool) -> list[int]:
+def _apply_move(
+    game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot: bool
+) -> tuple[list[int], rows.PendingMove | None]:
+    """Play ``move`` for ``seat`` in memory. A move that ends the game is written at once (the
+    end of the game reads it back); any other comes back as a ``PendingMove`` that ``_publish``
+    writes together with the game's row."""
     position = position_of(game, seats)
     try:
         points = position.play(move)
     except EngineError as exc:
         raise _refusal(exc) from None
     played = position.history[-1]
-    try:
-        # No savepoint: the row lock and the ply check make a clash all but impossible, and the
-        # error that stands behind them ends (and rolls back) the whole transaction anyway.
-        rows.insert(
-            Turn(
-                game=game,
-                ply=game.ply + 1,
-                seat=seat.seat,
-                move=str(played.turn),
-                points=list(points),
-                hint=seat.hint_pending,
-                by_bot=by_bot,
-            )
-        )
-    except IntegrityError:
-        raise StalePly(_("This turn was already played."), ply=game.ply) from None
+    turn = Turn(
+        game=game,
+        ply=game.ply + 1,
+        seat=seat.seat,
+        move=str(played.turn),
+        points=list(points),
+        hint=seat.hint_pending,
+        by_bot=by_bot,
+    )
     game.ply += 1
     game.board = position.board_text()
     game.suns = position.suns
@@ -503,22 +514,29 @@ def _apply_move(game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot:
         s.roofs_left = roofs
         if s.pk == seat.pk:
             s.hint_pending = False
-    # One UPDATE for the seats whose score, roofs or hint mark changed (usually the mover's).
-    changed = [s for s in seats if _changed_fields(s)]
-    if len(changed) == 1:
-        _save_changed(changed[0])
-    elif changed:
-        rows.update(Seat, changed, ["score", "roofs_left", "hint_pending"])
-        for s in changed:
-            _remember(s)
-    if position.over:
-        assert position.end is not None
-        _finish(game, seats, position.end.value)
-    else:
+    # The seats whose score, roofs or hint mark changed (usually only the mover's).
+    changed = [(s, fields) for s in seats if (fields := _changed_fields(s))]
+    if not position.over:
         game.to_move = position.to_move
         game.deadline = _deadline_for(game, seats)
         _schedule_bot(game, seats)
-    return list(points)
+        return list(points), rows.PendingMove(turn, changed)
+    _insert_turn(turn, game)
+    for s, fields in changed:
+        rows.update(Seat, [s], fields)
+        _remember(s)
+    assert position.end is not None
+    _finish(game, seats, position.end.value)
+    return list(points), None
+
+
+def _insert_turn(turn: Turn, game: Game) -> None:
+    try:
+        # No savepoint: the row lock and the ply check make a clash all but impossible, and the
+        # error that stands behind them ends (and rolls back) the whole transaction anyway.
+        rows.insert(turn)
+    except IntegrityError:
+        raise StalePly(_("This turn was already played."), ply=game.ply - 1) from None
 
 
 def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | None) -> MoveResult:
@@ -533,8 +551,8 @@ def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | Non
         if not late:
             _check_ply(game, seats, user, ply, required=True)
             seat = _check_turn(game, seats, user)
-            points = _apply_move(game, seats, seat, move, by_bot=False)
-            _publish(game, seats)
+            points, pending = _apply_move(game, seats, seat, move, by_bot=False)
+            _publish(game, seats, pending)
     if late:  # raised after the commit, which keeps the timeout
         raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
     return MoveResult(game.ply, points, game)
@@ -583,8 +601,8 @@ def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
         seat = game.seat_to_move(seats)
         if seat is None or not seat.played_by_bot:
             return False
-        _apply_move(game, seats, seat, move, by_bot=True)
-        _publish(game, seats)
+        _, pending = _apply_move(game, seats, seat, move, by_bot=True)
+        _publish(game, seats, pending)
     return True
 
 

@@ -40,11 +40,36 @@ def test_a_move_takes_at_most_five_queries(players):
         assert len(queries) <= MAX_QUERIES_PER_MOVE, "\n".join(queries)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_on_postgresql_a_move_is_two_statements(players):
+    """The locked read brings the seats, the game, the users and the turns; the turn, the seats and
+    the game are written in one statement; the new state needs no further read."""
+    if connection.vendor != "postgresql":
+        pytest.skip("one statement per written row elsewhere")
+    game = make_game(players=players)
+    for _ in range(4):
+        queries = _move(game)
+        assert len(queries) == 2, "\n".join(queries)
+        assert queries[0].lstrip().startswith("SELECT")
+        assert "FOR UPDATE" in queries[0]
+        assert queries[1].lstrip().startswith("WITH")
+        assert 'INSERT INTO "games_turn"' in queries[1]
+
+
+def _updates(queries: list[str]) -> list[str]:
+    """Each UPDATE, whether a statement of its own or a clause of a move's one statement."""
+    found = []
+    for sql in queries:
+        for part in re.split(r"(?=UPDATE \")", sql)[1:]:
+            found.append(part.split(")")[0] if part.rstrip().endswith(")") else part)
+    return found
+
+
 def test_a_move_updates_only_the_changed_columns():
     game = make_game()
     _move(game)
     queries = _move(game)
-    updates = [sql for sql in queries if sql.lstrip().upper().startswith("UPDATE")]
+    updates = _updates(queries)
     game_update = next(sql for sql in updates if re.search(r'UPDATE "games_game"', sql))
     assigned = set(re.findall(r'"(\w+)" = ', game_update.split(" WHERE ")[0]))
     # What a move changes, and never the columns it does not (created_at, players, rated, ...).
