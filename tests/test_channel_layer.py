@@ -100,3 +100,39 @@ async def test_a_process_receives_each_message_once_in_order(layer_class):
         assert await connection.keys(f"{prefix}*") == []
     finally:
         await layer.flush()
+
+
+async def test_when_redis_fails_every_waiting_receive_raises_and_the_next_one_reads_again():
+    """The reader that pops the process's inbox stops on a Redis error and hands it to every waiting
+    ``receive`` (their sockets close and the clients reconnect, as with channels_redis); the next
+    ``receive`` starts a new reader."""
+    prefix = f"test-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    first, second = await layer.new_channel(), await layer.new_channel()
+    try:
+        waiting = [asyncio.ensure_future(layer.receive(c)) for c in (first, second)]
+        await asyncio.sleep(0.2)  # the reader is blocked in BZPOPMIN
+        await layer.connection(0).connection_pool.disconnect()  # its connection drops
+        results = await asyncio.gather(*waiting, return_exceptions=True)
+        assert all(isinstance(r, Exception) for r in results), results
+        await layer.send(second, {"type": "game.state", "n": 1})
+        assert (await asyncio.wait_for(layer.receive(second), 5))["n"] == 1
+    finally:
+        await layer.flush()
+
+
+async def test_many_channels_of_one_process_each_get_their_messages():
+    prefix = f"test-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    channels = [await layer.new_channel() for _ in range(30)]
+    try:
+        receiving = [asyncio.ensure_future(layer.receive(c)) for c in channels]
+        for index, channel in enumerate(channels):
+            await layer.group_add("game.4", channel)
+            await layer.send(channel, {"type": "game.state", "n": index})
+        assert [m["n"] for m in await asyncio.gather(*receiving)] == list(range(30))
+        await layer.group_send("game.4", {"type": "game.state", "n": 99})
+        again = await asyncio.gather(*(layer.receive(c) for c in channels))
+        assert [m["n"] for m in again] == [99] * 30
+    finally:
+        await layer.flush()
