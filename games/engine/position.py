@@ -119,8 +119,7 @@ class Position:
         self.suns = TOTAL_SUNS
         self.shadows = TOTAL_SHADOWS
         self.roofs = [ROOFS_PER_PLAYER] * players
-        for cell, code in _read_board(board or (), players):
-            self._put(code, cell)
+        self._load(_read_board(board or (), players))
         overdrawn = [
             name
             for name, left, given in (
@@ -284,7 +283,20 @@ class Position:
             return Termination.LAST_SHADOW if self.shadows == 0 else None
         return Termination.LAST_ROOF if self.roofs[code - ROOF0] == 0 else None
 
+    def _load(self, pieces: Sequence[tuple[Cell, int]]) -> None:
+        """Put ``pieces`` on an empty board, then score each line once (placing them one by one
+        re-reads two lines per piece: the web app sets up a position on every move)."""
+        for cell, code in pieces:
+            self._set(code, cell)
+        for index in range(SIZE):
+            self._rescore(index * SIZE + index)  # the row and the column through the diagonal
+
     def _put(self, code: int, cell: Cell) -> None:
+        self._set(code, cell)
+        self._rescore(cell)
+
+    def _set(self, code: int, cell: Cell) -> None:
+        """Put a piece on the board and take it from the supply, without scoring its lines."""
         self.cells[cell] = code
         bit = 1 << cell
         self.occupied |= bit
@@ -296,7 +308,6 @@ class Position:
             self.shadows -= 1
         else:
             self.roofs[code - ROOF0] -= 1
-        self._rescore(cell)
 
     def _remove(self, cell: Cell) -> None:
         code = self.cells[cell]
