@@ -40,7 +40,13 @@ def layer_group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
     handed to that loop and waited for, without asgiref's per-call machinery (an executor for the
     thread, copied contexts, a task per call): a hop that cost about a tenth of a move's CPU. The
     send needs neither this thread nor its context. Anywhere else (a Celery worker, a command), or
-    should asgiref stop keeping its loop where this looks, ``async_to_sync`` runs it."""
+    should asgiref stop keeping its loop where this looks, ``async_to_sync`` runs it.
+
+    The Redis layer (``siesta_site.channel_layer``) sends from this thread instead, with its
+    synchronous client: no hop and no event loop at all."""
+    if getattr(layer, "sends_sync", False):
+        layer.group_send_sync(group, event)
+        return
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     pid = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None)
     if loop is not None and pid == os.getpid() and loop.is_running():

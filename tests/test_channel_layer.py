@@ -41,9 +41,20 @@ def test_the_site_layer_is_sized_and_keeps_many_messages():
     assert config["capacity"] >= 1000
 
 
-async def test_group_send_keeps_the_layers_expiry_and_capacity():
-    """The two-round-trip group_send behaves as channels_redis's: members past ``group_expiry``
-    get nothing, a process's inbox at ``capacity`` drops the message, everyone else gets it once."""
+async def _send_sync(layer, group, message):
+    """``group_send_sync`` as the services call it: from a thread without an event loop."""
+    await asyncio.to_thread(layer.group_send_sync, group, message)
+
+
+async def _send_async(layer, group, message):
+    await layer.group_send(group, message)
+
+
+@pytest.mark.parametrize("send", [_send_async, _send_sync])
+async def test_group_send_keeps_the_layers_expiry_and_capacity(send):
+    """The two-round-trip group_send, and the synchronous one, behave as channels_redis's: members
+    past ``group_expiry`` get nothing, a process's inbox at ``capacity`` drops the message,
+    everyone else gets it once."""
     prefix = f"test-{uuid.uuid4().hex}:"
     config = {"hosts": [{"address": settings.REDIS_URL}], "prefix": prefix, "group_expiry": 60}
     layer, other = RedisChannelLayer(**config, capacity=1), RedisChannelLayer(**config, capacity=1)
@@ -56,7 +67,7 @@ async def test_group_send_keeps_the_layers_expiry_and_capacity():
         connection = layer.connection(layer.consistent_hash(group))
         await connection.zadd(layer._group_key(group), {expired: 1})  # joined long ago
         await other.send(full, {"type": "game.state", "n": 0})
-        await layer.group_send(group, {"type": "game.state", "n": 1})
+        await send(layer, group, {"type": "game.state", "n": 1})
         assert (await layer.receive(live))["n"] == 1
         assert (await other.receive(full))["n"] == 0
         members = await connection.zrange(layer._group_key(group), 0, -1)
@@ -134,5 +145,45 @@ async def test_many_channels_of_one_process_each_get_their_messages():
         await layer.group_send("game.4", {"type": "game.state", "n": 99})
         again = await asyncio.gather(*(layer.receive(c) for c in channels))
         assert [m["n"] for m in again] == [99] * 30
+    finally:
+        await layer.flush()
+
+
+async def test_a_synchronous_send_reconnects_after_redis_dropped_its_connection():
+    """Each thread keeps its own connection for ``group_send_sync``; one that Redis closed (a
+    restart, an idle timeout) is replaced on the next send, which still arrives."""
+    layer = RedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL}], prefix=f"t-{uuid.uuid4().hex}:"
+    )
+    channel = await layer.new_channel()
+    assert layer.sends_sync
+    try:
+        await layer.group_add("game.5", channel)
+        await _send_sync(layer, "game.5", {"type": "game.state", "n": 1})
+        connection = layer.connection(0)
+        for client in await connection.client_list():
+            if client["cmd"] == "eval":  # the synchronous sender's, idle since its last EVAL
+                await connection.client_kill_filter(_id=client["id"])
+        await _send_sync(layer, "game.5", {"type": "game.state", "n": 2})
+        assert [(await layer.receive(channel))["n"] for _ in range(2)] == [1, 2]
+    finally:
+        await layer.flush()
+
+
+async def test_the_services_broadcast_reaches_the_group_from_a_thread():
+    """``siesta_site.broadcast`` sends on commit from a thread with no event loop (a Celery task,
+    a request, a consumer's database thread): the Redis layer's synchronous send delivers it."""
+    from siesta_site import broadcast
+
+    layer = RedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL}], prefix=f"t-{uuid.uuid4().hex}:"
+    )
+    channel = await layer.new_channel()
+    try:
+        await layer.group_add("game.6", channel)
+        await asyncio.to_thread(
+            broadcast.layer_group_send, layer, "game.6", {"type": "game.state", "n": 7}
+        )
+        assert (await layer.receive(channel))["n"] == 7
     finally:
         await layer.flush()
