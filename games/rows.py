@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Model
+from rest_framework.authtoken.models import Token
 
 from games.models import Game, Seat, Turn
 
@@ -112,6 +114,25 @@ def _seats_sql(vendor: str, lock: bool) -> str:
         if features.has_select_for_update_of:
             sql += f" OF {seat}, {game}"
     return sql
+
+
+@functools.cache
+def _token_user_sql(vendor: str) -> str:
+    user, token = (_qn(m._meta.db_table) for m in (get_user_model(), Token))
+    return (
+        f"SELECT {_read(get_user_model()).sql} FROM {token} "
+        f"INNER JOIN {user} ON {user}.{_qn('id')} = {token}.{_qn('user_id')} "
+        f"WHERE {token}.{_qn('key')} = %s"
+    )
+
+
+def user_for_token(key: str) -> Any:
+    """The user whose API token is ``key`` (active or not), or None: one plain query, as a
+    socket signs in (sockets connect in bursts: at game starts, after a server restart)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_token_user_sql(connection.vendor), [key])
+        row = cursor.fetchone()
+    return None if row is None else _read(get_user_model()).build(row, 0)
 
 
 def seats_locked(game_id: int) -> list[Seat]:

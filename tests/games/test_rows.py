@@ -67,3 +67,16 @@ def test_a_written_move_reads_back_as_the_orm_sees_it():
     assert state["ply"] == result.ply == 2
     assert [t["ply"] for t in state["turns"]] == [1, 2]
     assert state == game_state(game_get(game.pk))
+
+
+def test_a_tokens_user_reads_back_as_the_orm_sees_it():
+    from rest_framework.authtoken.models import Token
+
+    user = make_game().seats.get(seat=1).user
+    key = Token.objects.create(user=user).key
+    found = rows.user_for_token(key)
+    assert found == user
+    assert [getattr(found, f.attname) for f in user._meta.concrete_fields] == [
+        getattr(user, f.attname) for f in user._meta.concrete_fields
+    ]
+    assert rows.user_for_token("no such key") is None
