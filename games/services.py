@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import logging
 import random
+import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -139,7 +140,8 @@ def _after_commit(func: Callable[..., Any], *args: Any) -> None:
         func(*args)
 
     # Django's log line for a failed robust hook names it by __qualname__ (a partial has none).
-    hook.__qualname__ = f"{func.__qualname__}{args!r}"
+    # reprlib keeps it short: the whole state in full cost more than the broadcast itself.
+    hook.__qualname__ = f"{func.__qualname__}{reprlib.repr(args)}"
     transaction.on_commit(hook, robust=True)
 
 

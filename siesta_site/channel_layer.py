@@ -19,13 +19,13 @@ cancelled while the BZPOPMIN reply is on its way loses the message in both. An i
 process (its name holds the process's random prefix), so no other receiver needs the backup.
 Channels shared between processes (no ``!``) keep channels_redis's way.
 
-``receive`` on those channels: one reader task per process pops the inbox and hands each message
-to its channels' buffers, and a consumer's ``receive`` only waits on its own buffer. channels_redis
-instead makes every waiting ``receive`` race for a lock with two fresh tasks, and the winner pops
-for everyone: about a sixth of a web process's CPU under load (README, Performance). The reader
-stops when Redis fails (every waiting ``receive`` raises, as before: the sockets close and their
-clients reconnect) and when the layer is flushed or its pools closed; the next ``receive`` starts
-a new one.
+``receive`` on those channels: one reader task per process pops the inbox (on a connection of its
+own) and hands each message to its channels' buffers, and a consumer's ``receive`` only waits on its
+own buffer. channels_redis instead makes every waiting ``receive`` race for a lock with two fresh
+tasks, and the winner pops for everyone: about a sixth of a web process's CPU under load (README,
+Performance). The reader stops when Redis fails (every waiting ``receive`` raises, as before: the
+sockets close and their clients reconnect) and when the layer is flushed or its pools closed; the
+next ``receive`` starts a new one.
 """
 
 from __future__ import annotations
@@ -233,10 +233,23 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         self._reader = loop.create_task(self._read(inbox))
 
     async def _read(self, inbox: str) -> None:
-        """Pop this process's inbox for as long as the layer is used, into the channels' buffers."""
+        """Pop this process's inbox for as long as the layer is used, into the channels' buffers.
+
+        On a connection of its own, outside the pool: redis-py's client spends more CPU per
+        command on its pool, retries and metrics than on the BZPOPMIN itself, and this one
+        connection does nothing else."""
+        key = self.prefix + inbox
+        pool = self.connection(self.consistent_hash(inbox)).connection_pool
+        connection = pool.make_connection()
         try:
             while True:
-                channel, message = await self.receive_single(inbox)
+                await connection.send_command("BZPOPMIN", key, self.brpop_timeout)
+                popped = await connection.read_response()
+                if popped is None:
+                    continue
+                # No await from here on: a cancel cannot come between the pop and the hand-over.
+                message = self.deserialize(popped[1])
+                channel = message.pop("__asgi_channel__", inbox)
                 for name in channel if isinstance(channel, list) else [channel]:
                     self.receive_buffer[name].put_nowait(message)
         except asyncio.CancelledError:
@@ -247,6 +260,8 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             for queue in list(self.receive_buffer.values()):
                 if queue._getters:  # a receive is waiting on it
                     queue.put_nowait(failed)
+        finally:
+            await connection.disconnect(nowait=True)
 
     async def _stop_reader(self) -> None:
         reader, self._reader = self._reader, None

@@ -123,7 +123,12 @@ async def test_when_redis_fails_every_waiting_receive_raises_and_the_next_one_re
     try:
         waiting = [asyncio.ensure_future(layer.receive(c)) for c in (first, second)]
         await asyncio.sleep(0.2)  # the reader is blocked in BZPOPMIN
-        await layer.connection(0).connection_pool.disconnect()  # its connection drops
+        connection = layer.connection(0)
+        killed = 0
+        for client in await connection.client_list():
+            if client["cmd"] == "bzpopmin":  # the reader's connection drops
+                killed += await connection.client_kill_filter(_id=client["id"])
+        assert killed == 1
         results = await asyncio.gather(*waiting, return_exceptions=True)
         assert all(isinstance(r, Exception) for r in results), results
         await layer.send(second, {"type": "game.state", "n": 1})
