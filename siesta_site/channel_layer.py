@@ -71,6 +71,44 @@ return over_capacity
 """
 
 
+# group_send in one round trip (one Redis host, the default serializer, no per-channel capacity):
+# read the group's live members, bucket them by inbox (a process's channels share one), and add
+# the message to each inbox within its capacity. The message comes serialized once, as
+# channels_redis stores it (random prefix, then msgpack) with ``__asgi_channel__`` last and nil;
+# each inbox gets it with that nil replaced by the list of its own channels, exactly what
+# channels_redis would store. KEYS: the group. ARGV: the group's cut-off, the key prefix, the
+# message, the capacity, now, the inboxes' expiry, their messages' cut-off. Returns the member
+# count and the inboxes at capacity.
+_GROUP_SEND = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
+local channels, inboxes = {}, {}
+for _, member in ipairs(members) do
+    local bang = string.find(member, '!', 1, true)
+    local inbox = ARGV[2] .. (bang and string.sub(member, 1, bang) or member)
+    if channels[inbox] == nil then
+        channels[inbox] = {}
+        inboxes[#inboxes + 1] = inbox
+    end
+    table.insert(channels[inbox], member)
+end
+local head = string.sub(ARGV[3], 1, -2)
+local over = 0
+for _, inbox in ipairs(inboxes) do
+    redis.call('ZREMRANGEBYSCORE', inbox, 0, ARGV[7])
+    if redis.call('ZCARD', inbox) < tonumber(ARGV[4]) then
+        redis.call('ZADD', inbox, ARGV[5], head .. cmsgpack.pack(channels[inbox]))
+        redis.call('EXPIRE', inbox, ARGV[6])
+    else
+        over = over + 1
+    end
+end
+return {#members, over}
+"""
+
+_MSGPACK_NIL = 0xC0
+
+
 class _ReaderFailed:
     """Put in a channel's buffer when the reader stops on an error: its ``receive`` raises it."""
 
@@ -92,6 +130,11 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         assert self.require_valid_group_name(group), "Group name not valid"
         key = self._group_key(group)
         connection = self.connection(self.consistent_hash(group))
+        args = self._one_round_trip(message)
+        if args is not None:
+            members, over = await connection.eval(_GROUP_SEND, 1, key, *args)
+            self._log_over_capacity(over, group, members)
+            return
         members = await connection.eval(
             _GROUP_MEMBERS, 1, key, int(time.time()) - self.group_expiry
         )
@@ -110,6 +153,11 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         this thread's own connection, cost a fraction of that."""
         assert self.require_valid_group_name(group), "Group name not valid"
         key = self._group_key(group)
+        args = self._one_round_trip(message)
+        if args is not None:
+            members, over = self._sync_eval(self.consistent_hash(group), _GROUP_SEND, [key], args)
+            self._log_over_capacity(over, group, members)
+            return
         members = self._sync_eval(
             self.consistent_hash(group),
             _GROUP_MEMBERS,
@@ -159,6 +207,29 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
                 host["socket_timeout"] = host["socket_connect_timeout"] = 10
                 pools[index] = redis.ConnectionPool.from_url(address, **host)
             return cast(redis.ConnectionPool, pools[index])
+
+    def _one_round_trip(self, message: dict[str, Any]) -> list[Any] | None:
+        """``_GROUP_SEND``'s arguments after the group's key, or None where it cannot serve: more
+        than one Redis host (the group and the inboxes may live apart), capacities per channel,
+        or a serializer that encrypts."""
+        if self.ring_size != 1 or self.channel_capacity or self._serializer.crypter is not None:
+            return None
+        body = dict(message)
+        body.pop("__asgi_channel__", None)
+        body["__asgi_channel__"] = None  # last: the script puts each inbox's channels there
+        serialized = self.serialize(body)
+        if serialized[-1] != _MSGPACK_NIL:  # not msgpack as expected: the general way
+            return None
+        now = time.time()
+        return [
+            int(now) - self.group_expiry,
+            self.prefix,
+            serialized,
+            self.capacity,
+            now,
+            self.expiry,
+            int(now) - int(self.expiry),
+        ]
 
     def _group_pushes(
         self, members: list[bytes], message: dict[str, Any]

@@ -50,13 +50,23 @@ async def _send_async(layer, group, message):
     await layer.group_send(group, message)
 
 
+# With a capacity per channel pattern the layer sends in two round trips; otherwise in one.
+ONE_ROUND_TRIP, TWO_ROUND_TRIPS = {}, {"channel_capacity": {"no-such-channel": 5}}
+
+
+@pytest.mark.parametrize("options", [ONE_ROUND_TRIP, TWO_ROUND_TRIPS], ids=["one", "two"])
 @pytest.mark.parametrize("send", [_send_async, _send_sync])
-async def test_group_send_keeps_the_layers_expiry_and_capacity(send):
+async def test_group_send_keeps_the_layers_expiry_and_capacity(send, options):
     """The two-round-trip group_send, and the synchronous one, behave as channels_redis's: members
     past ``group_expiry`` get nothing, a process's inbox at ``capacity`` drops the message,
     everyone else gets it once."""
     prefix = f"test-{uuid.uuid4().hex}:"
-    config = {"hosts": [{"address": settings.REDIS_URL}], "prefix": prefix, "group_expiry": 60}
+    config = {
+        "hosts": [{"address": settings.REDIS_URL}],
+        "prefix": prefix,
+        "group_expiry": 60,
+        **options,
+    }
     layer, other = RedisChannelLayer(**config, capacity=1), RedisChannelLayer(**config, capacity=1)
     group = "game.2"
     live, expired = await layer.new_channel(), await layer.new_channel()
@@ -192,3 +202,23 @@ async def test_the_services_broadcast_reaches_the_group_from_a_thread():
         assert (await layer.receive(channel))["n"] == 7
     finally:
         await layer.flush()
+
+
+@pytest.mark.parametrize("send", [_send_async, _send_sync])
+async def test_a_group_message_is_stored_as_channels_redis_stores_it(send):
+    """The one-round-trip send stores in each inbox what channels_redis's own would: its layer
+    reads it, for a process's channels (one inbox, both channels named) and a plain channel."""
+    prefix = f"t-{uuid.uuid4().hex}:"
+    ours = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    theirs = ChannelsRedisLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    first, second = await theirs.new_channel(), await theirs.new_channel()
+    try:
+        for channel in (first, second, "plain.channel"):
+            await theirs.group_add("game.7", channel)
+        message = {"type": "game.state", "game": {"seats": [{"username": "añа"}]}, "version": 3}
+        assert ours._one_round_trip(message) is not None  # the one-script way
+        await send(ours, "game.7", message)
+        for channel in (first, second, "plain.channel"):
+            assert await asyncio.wait_for(theirs.receive(channel), 5) == message
+    finally:
+        await theirs.flush()
