@@ -5,10 +5,11 @@ channels_redis builds a plain ``redis.asyncio.ConnectionPool`` per event loop, w
 connecting at once, their ``group_add`` calls failed and the sockets closed with 1011. A
 ``BlockingConnectionPool`` makes a call wait (up to ``timeout`` seconds) for a free connection.
 
-``group_send`` (one per move) does what channels_redis's does in two round trips to Redis instead
-of four: one script drops the expired members and reads the group, one script per Redis host drops
-each inbox's expired messages and adds the new one within its capacity. Each round trip costs the
-web process ~0.15 ms of CPU (README, Performance).
+``group_send`` (one per move) does what channels_redis's does in one round trip to Redis instead
+of four where there is one Redis host (``_GROUP_SEND``), and in two otherwise: one script drops the
+expired members and reads the group, one script per Redis host drops each inbox's expired messages
+and adds the new one within its capacity. ``group_send_sync`` does the same from a thread, on a
+plain connection of that thread: the services broadcast from there (README, Performance).
 
 ``receive_single`` on this process's own inbox (every WebSocket's channel) is one BZPOPMIN per
 message instead of four round trips. channels_redis runs a script that moves a backup queue back
