@@ -361,16 +361,23 @@ def cpu_seconds(procs: Iterable[psutil.Process]) -> dict[int, float]:
 
 
 def usage(
-    before: dict[str, list[psutil.Process]], start: dict[int, float], elapsed: float
+    before: dict[str, list[psutil.Process]],
+    start: dict[int, float],
+    elapsed: float,
+    after: dict[str, list[psutil.Process]] | None = None,
 ) -> dict[str, dict[str, float]]:
-    """CPU (share of one core over the run) and RSS (MB) by role, from ``start`` to now."""
+    """CPU (share of one core over the run) and RSS (MB) by role, from ``start`` to now.
+
+    ``after`` are the stack's processes at the end: those started during the run (PostgreSQL
+    backends opened as a pool grows under load) count all their CPU, as it was all spent in it."""
     report = {}
-    for role, procs in sorted(before.items()):
+    for role in sorted(set(before) | set(after or {})):
+        procs = {p.pid: p for p in before.get(role, []) + (after or {}).get(role, [])}
         cpu, rss = 0.0, 0
-        for proc in procs:
+        for proc in procs.values():
             try:
                 times = proc.cpu_times()
-                cpu += times.user + times.system - start.get(proc.pid, times.user + times.system)
+                cpu += times.user + times.system - start.get(proc.pid, 0.0)
                 rss += proc.memory_info().rss
             except psutil.Error:
                 continue

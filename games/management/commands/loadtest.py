@@ -48,13 +48,15 @@ class Command(BaseCommand):
             report["floor"] = floor.summary()
 
         self.stderr.write("site: games...")
-        # Processes started since (PostgreSQL backends of the pool) are counted from here.
+        # Processes started during the run (PostgreSQL backends of a growing pool) count in full.
         processes = loadtest.stack_processes(Path(settings.BASE_DIR), database)
         cpu_start = loadtest.cpu_seconds(p for procs in processes.values() for p in procs)
         started = time.perf_counter()
         site = asyncio.run(loadtest.run_games(url, slots, think, duration))
         report["site"] = site.summary()
-        report["processes"] = loadtest.usage(processes, cpu_start, time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        after = loadtest.stack_processes(Path(settings.BASE_DIR), database)
+        report["processes"] = loadtest.usage(processes, cpu_start, elapsed, after)
         server_cpu = sum(
             v["cpu_s"]
             for role, v in report["processes"].items()
