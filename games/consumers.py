@@ -146,6 +146,7 @@ class TokenBucket:
 
 
 _connections_per_address: Counter[str] = Counter()
+"""Open connections of this process by client address (one event loop: no lock needed)."""
 
 
 def _dumps(content: Any) -> str:
@@ -173,9 +174,6 @@ def _state_text(game: GameState, version: int) -> str:
     if len(_STATE_TEXTS) > _STATE_TEXTS_KEPT:
         _STATE_TEXTS.popitem(last=False)
     return text
-
-
-"""Open connections of this process by client address (one event loop: no lock needed)."""
 
 
 # -- reads and checks run in a worker thread ----------------------------------------------------

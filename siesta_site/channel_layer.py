@@ -150,8 +150,9 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         (the REST API) or a Celery worker. Handing the send to an event loop cost a thread hop and
         redis-py's asyncio client per round trip (outside the web process, a new event loop and a
         new Redis connection per broadcast); redis-py's synchronous client costs as much again
-        (its pool, retries and metrics: ~0.2 ms of CPU per command). The same two scripts, sent on
-        this thread's own connection, cost a fraction of that."""
+        (its pool, retries and metrics: ~0.2 ms of CPU per command). The same scripts, sent on
+        this thread's own connection, cost a fraction of that. A send whose connection had died is
+        sent again once on a new one (as redis-py's ``retry_on_error`` did)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         key = self._group_key(group)
         args = self._one_round_trip(message)
