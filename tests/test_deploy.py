@@ -48,3 +48,22 @@ def test_the_web_processes_share_the_redis_layer_and_the_database():
     for name in ("worker_bots", "worker_analyses", "worker_periodic", "beat"):
         assert compose()[name]["environment"] == app
     assert app["DJANGO_PRODUCTION"] == "1"
+
+
+def _routing(conf: str) -> list[str]:
+    """How an nginx configuration routes requests to the web processes: its upstreams' balancing
+    and its locations' proxying, in order."""
+    keep = ("upstream", "least_conn", "hash", "keepalive", "location", "proxy_")
+    return [
+        line.strip()
+        for line in conf.splitlines()
+        if line.strip().startswith(keep) and not line.strip().startswith("proxy_temp_path")
+    ]
+
+
+def test_compose_nginx_routes_as_make_up_nginx():
+    template = (ROOT / "deploy" / "nginx.conf.template").read_text()
+    assert _routing((ROOT / "deploy" / "nginx.compose.conf").read_text()) == _routing(template)
+    # A game's sockets all reach one process, by the game's id; everything else by load.
+    assert "hash $room consistent;" in _routing(template)
+    assert "location ~ ^/ws/(games|echo)/(?<room>[^/]+)/$ {" in _routing(template)

@@ -9,6 +9,7 @@ every process. Bounded: the whole test must take under 60 seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -20,6 +21,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import psutil
 import pytest
 import websockets
 from django.conf import settings
@@ -98,6 +100,15 @@ def _stack_env(port: int) -> dict[str, str]:
     return env
 
 
+def _web_connections(port: int) -> dict[int, set[tuple[str, int]]]:
+    """The peers (nginx's ends) of the connections open to each web process."""
+    webs = {port + 1: set(), port + 2: set()}
+    for conn in psutil.net_connections("tcp"):
+        if conn.status == psutil.CONN_ESTABLISHED and conn.laddr.port in webs and conn.raddr:
+            webs[conn.laddr.port].add((conn.raddr.ip, conn.raddr.port))
+    return webs
+
+
 async def _receive_state(ws, ply: int, within: float) -> dict:
     """The first state frame at ``ply`` or later."""
     deadline = time.monotonic() + within
@@ -120,6 +131,18 @@ async def _play(port: int, data: dict) -> None:
         await mover.send(json.dumps({"type": "move", "move": OPENING, "ply": 0, "id": 1}))
         state = await _receive_state(watcher, 1, 10)
         assert state["turns"][0]["move"] == OPENING
+
+    # Through nginx, every socket of a game reaches the same web process (by the game's id).
+    before = _web_connections(port)
+    async with contextlib.AsyncExitStack() as sockets:
+        for _ in range(3):
+            ws = await sockets.enter_async_context(
+                websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{data['game']}/")
+            )
+            await _receive_state(ws, 1, 10)
+        after = _web_connections(port)
+    opened = sorted(len(after[web] - before[web]) for web in after)
+    assert opened == [0, 3]
 
     # A bot game through nginx: the worker plays the bot's reply.
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{data['bot_game']}/") as player:
