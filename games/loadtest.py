@@ -387,3 +387,14 @@ def usage(
             "rss_mb": round(rss / 2**20, 1),
         }
     return report
+
+
+def server_cpu_ms_per_move(usage_by_role: dict[str, dict[str, float]], moves: int) -> float:
+    """The server's CPU per move in ms: the web processes' and the database backends' (``usage``).
+    The load client, nginx, Redis and the Celery processes are left out."""
+    server_cpu = sum(
+        v["cpu_s"]
+        for role, v in usage_by_role.items()
+        if role.startswith("web") or role == "postgres"
+    )
+    return round(1000 * server_cpu / moves, 2)

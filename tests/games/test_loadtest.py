@@ -42,3 +42,18 @@ def test_a_process_started_during_the_run_counts_all_its_cpu():
             new.kill()
     finally:
         old.kill()
+
+
+def test_server_cpu_per_move_counts_the_web_processes_and_the_database_only():
+    usage = {
+        role: {"cpu_s": cpu, "cpu_pct": 0.0, "rss_mb": 0.0}
+        for role, cpu in [
+            ("web:8201", 1.0),
+            ("web:8202", 0.5),
+            ("postgres", 0.5),
+            ("nginx", 9.0),
+            ("redis (whole server)", 9.0),
+            ("celery:bots", 9.0),
+        ]
+    }
+    assert loadtest.server_cpu_ms_per_move(usage, 400) == 5.0

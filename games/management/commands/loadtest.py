@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -42,28 +43,27 @@ class Command(BaseCommand):
         slots = [tables[i::games] for i in range(games)]
         report: dict[str, Any] = {"games": games, "think_s": think, "duration_s": duration}
 
+        base_dir = Path(settings.BASE_DIR)
         if not options["no_floor"]:
             self.stderr.write("floor: echo consumer...")
-            floor = asyncio.run(loadtest.run_floor(url, games, 10**9, think, duration))
+            floor, floor_usage = _measured(
+                base_dir, database, loadtest.run_floor(url, games, 10**9, think, duration)
+            )
             report["floor"] = floor.summary()
+            if floor.moves:
+                report["floor"]["server_cpu_ms_per_move"] = loadtest.server_cpu_ms_per_move(
+                    floor_usage, floor.moves
+                )
 
         self.stderr.write("site: games...")
-        # Processes started during the run (PostgreSQL backends of a growing pool) count in full.
-        processes = loadtest.stack_processes(Path(settings.BASE_DIR), database)
-        cpu_start = loadtest.cpu_seconds(p for procs in processes.values() for p in procs)
-        started = time.perf_counter()
-        site = asyncio.run(loadtest.run_games(url, slots, think, duration))
-        report["site"] = site.summary()
-        elapsed = time.perf_counter() - started
-        after = loadtest.stack_processes(Path(settings.BASE_DIR), database)
-        report["processes"] = loadtest.usage(processes, cpu_start, elapsed, after)
-        server_cpu = sum(
-            v["cpu_s"]
-            for role, v in report["processes"].items()
-            if role.startswith("web") or role == "postgres"
+        site, report["processes"] = _measured(
+            base_dir, database, loadtest.run_games(url, slots, think, duration)
         )
+        report["site"] = site.summary()
         if site.moves:
-            report["site"]["server_cpu_ms_per_move"] = round(1000 * server_cpu / site.moves, 2)
+            report["site"]["server_cpu_ms_per_move"] = loadtest.server_cpu_ms_per_move(
+                report["processes"], site.moves
+            )
         if "floor" in report:
             report["ratios_to_floor"] = {
                 key: round(report["site"][key] / report["floor"][key], 2)
@@ -77,3 +77,17 @@ class Command(BaseCommand):
                 loadtest.connect_watchers(url, [s[0].game_id for s in slots], options["watchers"])
             )
         self.stdout.write(json.dumps(report, indent=2))
+
+
+def _measured(
+    base_dir: Path, database: str, run: Coroutine[Any, Any, loadtest.Result]
+) -> tuple[loadtest.Result, dict[str, dict[str, float]]]:
+    """Play ``run`` and measure the stack's processes over it. Processes started during the run
+    (PostgreSQL backends of a pool that grows under load) count in full."""
+    processes = loadtest.stack_processes(base_dir, database)
+    cpu_start = loadtest.cpu_seconds(p for procs in processes.values() for p in procs)
+    started = time.perf_counter()
+    result = asyncio.run(run)
+    elapsed = time.perf_counter() - started
+    after = loadtest.stack_processes(base_dir, database)
+    return result, loadtest.usage(processes, cpu_start, elapsed, after)
