@@ -9,7 +9,8 @@ Everything that differs between machines is read from the environment here, in o
 - ``DJANGO_CSRF_TRUSTED_ORIGINS`` (default ``http://127.0.0.1:8000,http://localhost:8000``; none in
   production: the site's own origin is always trusted)
 - ``DATABASE_URL`` (default SQLite in ``db.sqlite3`` beside ``manage.py``); with PostgreSQL,
-  a connection pool per process (``DJANGO_DB_POOL``, ``DJANGO_DB_POOL_MAX``, ...)
+  a connection pool per process (``DJANGO_DB_POOL``, ``DJANGO_DB_POOL_MAX``, ...) and the move's
+  statements prepared (``DJANGO_DB_PREPARED``; set 0 behind a proxy that cannot keep them)
 - ``SIESTA_DB_THREADS`` (threads per process for the WebSockets' database work; 8 on PostgreSQL)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
@@ -153,6 +154,12 @@ if _POSTGRES and env.bool("DJANGO_DB_POOL", default=True):
         "max_size": env.int("DJANGO_DB_POOL_MAX", default=SIESTA_DB_THREADS + 8),
         "timeout": env.float("DJANGO_DB_POOL_TIMEOUT", default=20.0),
     }
+# PostgreSQL: the move path's statements (games/rows.py) are prepared once per connection. Django
+# turns prepared statements off (prepare_threshold None) for poolers that cannot keep them, such as
+# PgBouncer before 1.21 in transaction mode: DJANGO_DB_PREPARED=0 there. Django's own queries are
+# never prepared either way (its cursors bind parameters on the client).
+if _POSTGRES and env.bool("DJANGO_DB_PREPARED", default=True):
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -21,6 +21,7 @@ print(json.dumps({
     "engine": settings.DATABASES["default"]["ENGINE"],
     "db_name": str(settings.DATABASES["default"]["NAME"]),
     "db_pool": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
+    "db_prepare": settings.DATABASES["default"].get("OPTIONS", {}).get("prepare_threshold"),
     "db_threads": settings.SIESTA_DB_THREADS,
     "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "broker": settings.CELERY_BROKER_URL,
@@ -100,6 +101,14 @@ def test_database_url_selects_postgres():
     # A pool of connections per process, sized for the consumers' threads and HTTP requests.
     assert loaded["db_threads"] == 8
     assert loaded["db_pool"]["max_size"] >= loaded["db_threads"]
+
+
+def test_the_moves_prepared_statements_can_be_turned_off():
+    """For a pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction
+    mode); psycopg prepares nothing while ``prepare_threshold`` is None."""
+    url = "postgres://postgres@127.0.0.1/siesta"
+    assert load_settings(DATABASE_URL=url)["db_prepare"] == 5
+    assert load_settings(DATABASE_URL=url, DJANGO_DB_PREPARED="0")["db_prepare"] is None
 
 
 def test_sqlite_has_no_pool_and_one_consumer_thread():

@@ -4,6 +4,7 @@ the same rows, on SQLite and PostgreSQL alike."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from games import rows
 from games.models import Turn
@@ -80,3 +81,18 @@ def test_a_tokens_user_reads_back_as_the_orm_sees_it():
         getattr(user, f.attname) for f in user._meta.concrete_fields
     ]
     assert rows.user_for_token("no such key") is None
+
+
+def test_on_postgresql_the_moves_statements_are_prepared():
+    """Parsed and planned once per connection (a third of PostgreSQL's CPU per move before)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    game = make_game(players=2)
+    for _ in range(2):
+        play_best_turn(game)
+        game.refresh_from_db()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0].lstrip() for row in cursor.fetchall()]
+    assert any(s.startswith("SELECT") and "FOR UPDATE" in s for s in prepared), prepared
+    assert any(s.startswith("WITH") and "games_turn" in s for s in prepared), prepared
