@@ -65,5 +65,5 @@ def test_compose_nginx_routes_as_make_up_nginx():
     template = (ROOT / "deploy" / "nginx.conf.template").read_text()
     assert _routing((ROOT / "deploy" / "nginx.compose.conf").read_text()) == _routing(template)
     # A game's sockets all reach one process, by the game's id; everything else by load.
-    assert "hash $room consistent;" in _routing(template)
+    assert "hash $room;" in _routing(template)
     assert "location ~ ^/ws/(games|echo)/(?<room>[^/]+)/$ {" in _routing(template)
