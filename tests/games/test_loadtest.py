@@ -9,6 +9,9 @@ import sys
 import time
 
 import psutil
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
 
 from games import loadtest
 
@@ -57,3 +60,18 @@ def test_server_cpu_per_move_counts_the_web_processes_and_the_database_only():
         ]
     }
     assert loadtest.server_cpu_ms_per_move(usage, 400) == 5.0
+
+
+@pytest.mark.django_db
+def test_the_benchmarks_tables_are_analyzed_after_it_fills_them():
+    """On statistics from before a bulk insert, the planner may scan every user on each move."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's planner statistics")
+    user_model = get_user_model()
+    user_model.objects.bulk_create([user_model(username=f"bulk{i}") for i in range(500)])
+    loadtest.analyze_tables()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT reltuples FROM pg_class WHERE relname = %s", [user_model._meta.db_table]
+        )
+        assert cursor.fetchone()[0] >= 500
