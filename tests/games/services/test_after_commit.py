@@ -78,6 +78,17 @@ def test_a_failed_enqueue_stops_neither_the_request_nor_the_broadcast(
     assert watcher.versions() == [game.version]  # ...and the hook after it still ran
 
 
+def test_a_failed_hook_is_logged_by_name_and_game(
+    broker_down, caplog, django_capture_on_commit_callbacks
+):
+    game = make_game(bots=[(2, "easy")])
+    with caplog.at_level(logging.ERROR), django_capture_on_commit_callbacks(execute=True):
+        services.game_move_make(
+            game_id=game.pk, user=seat_user(game, 1), move=best_move(game), ply=0
+        )
+    assert f"Error calling enqueue_bot_move({game.pk}, 1) in on_commit()" in caplog.text
+
+
 def test_with_a_broker_enqueuing_logs_instead_of_raising(broker_down, caplog):
     from siesta_site.celery import app
 
