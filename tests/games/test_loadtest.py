@@ -57,9 +57,25 @@ def test_server_cpu_per_move_counts_the_web_processes_and_the_database_only():
             ("nginx", 9.0),
             ("redis (whole server)", 9.0),
             ("celery:bots", 9.0),
+            ("load client", 9.0),
         ]
     }
     assert loadtest.server_cpu_ms_per_move(usage, 400) == 5.0
+
+
+def test_the_load_client_reports_its_own_cpu(tmp_path):
+    """The client shares the machine's cores with the stack: its CPU over a phase is reported
+    under a role of its own (and left out of the server's CPU per move, above)."""
+    from games.management.commands.loadtest import _measured
+
+    async def busy() -> loadtest.Result:
+        end = time.process_time() + 0.2
+        while time.process_time() < end:
+            pass
+        return loadtest.Result("busy")
+
+    _result, usage = _measured(tmp_path, "no database", busy())
+    assert 0.2 <= usage["load client"]["cpu_s"] < 0.4
 
 
 @pytest.mark.django_db

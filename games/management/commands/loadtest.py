@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
+import psutil
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -85,9 +86,11 @@ def _measured(
     """Play ``run`` and measure the stack's processes over it. Processes started during the run
     (PostgreSQL backends of a pool that grows under load) count in full."""
     processes = loadtest.stack_processes(base_dir, database)
+    processes["load client"] = [psutil.Process()]  # this command: it shares the machine's cores
     cpu_start = loadtest.cpu_seconds(p for procs in processes.values() for p in procs)
     started = time.perf_counter()
     result = asyncio.run(run)
     elapsed = time.perf_counter() - started
     after = loadtest.stack_processes(base_dir, database)
+    after["load client"] = processes["load client"]
     return result, loadtest.usage(processes, cpu_start, elapsed, after)
