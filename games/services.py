@@ -145,7 +145,8 @@ def _after_commit(func: Callable[..., Any], *args: Any) -> None:
 
 def _hook_argument(value: Any) -> str:
     """An after-commit hook's argument as its log line shows it: short and cheap, since it is
-    built for every hook of every move (``reprlib.repr`` of a state took 8% of a move's thread)."""
+    built for every hook of every move (``reprlib.repr`` of a state took about 7% of a move's
+    database thread)."""
     if isinstance(value, int | str):
         return repr(value)
     if isinstance(value, dict) and "id" in value:
