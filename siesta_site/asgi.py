@@ -39,3 +39,7 @@ application = ProtocolTypeRouter(
 # enough to stall every socket of the process (README, Performance).
 gc.collect()
 gc.freeze()
+# A young collection every 10,000 surviving allocations rather than 700: most of a move's objects
+# die by reference count first, and at N=200 the server spent 3-12% less CPU per move, with
+# a lower p99, in five alternating pairs of runs.
+gc.set_threshold(10_000, 10, 10)
