@@ -10,7 +10,7 @@ import pytest
 from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
 from django.conf import settings
 
-from siesta_site.channel_layer import RedisChannelLayer
+from siesta_site.channel_layer import POP_BATCH, RedisChannelLayer
 
 pytestmark = pytest.mark.requires_redis
 
@@ -90,18 +90,31 @@ async def test_group_send_keeps_the_layers_expiry_and_capacity(send, options):
         await layer.flush()
 
 
-@pytest.mark.parametrize("layer_class", [RedisChannelLayer, ChannelsRedisLayer])
+class _OldRedisLayer(RedisChannelLayer):
+    """The layer against a Redis without BZMPOP (before 7.0): the command it sends is unknown."""
+
+    async def _pop_batch(self, connection, key):
+        await connection.send_command("BZMPOP_BEFORE_REDIS_7", key)
+        return await connection.read_response()
+
+
+@pytest.mark.parametrize(
+    "layer_class",
+    [RedisChannelLayer, _OldRedisLayer, ChannelsRedisLayer],
+    ids=["bzmpop", "bzpopmin", "channels_redis"],
+)
 async def test_a_process_receives_each_message_once_in_order(layer_class):
-    """The one-BZPOPMIN receive behaves as channels_redis's (the test runs both): a process's
-    channels get their messages once each and in order, a group message reaches each of its
-    channels, a receive cancelled while waiting loses nothing, and nothing is left in Redis."""
+    """The reader's receive behaves as channels_redis's (the test runs both; ours with BZMPOP and,
+    as on a Redis before 7.0, BZPOPMIN): a process's channels get their messages once each and in
+    order, a group message reaches each of its channels, a receive cancelled while waiting loses
+    nothing, and nothing is left in Redis."""
     prefix = f"test-{uuid.uuid4().hex}:"
     layer = layer_class(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
     first, second = await layer.new_channel(), await layer.new_channel()
     connection = layer.connection(0)
     try:
         waiting = asyncio.ensure_future(layer.receive(first))
-        await asyncio.sleep(0.2)  # blocked in BZPOPMIN on the process's inbox
+        await asyncio.sleep(0.2)  # blocked in the pop of the process's inbox
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
@@ -119,6 +132,28 @@ async def test_a_process_receives_each_message_once_in_order(layer_class):
         await layer.group_discard("game.3", first)
         await layer.group_discard("game.3", second)
         assert await connection.keys(f"{prefix}*") == []
+        if layer_class is not ChannelsRedisLayer:
+            assert layer.batched_pops is (layer_class is RedisChannelLayer)
+    finally:
+        await layer.flush()
+
+
+async def test_a_backlog_larger_than_a_batch_arrives_whole_and_in_order():
+    """Messages that pile up in the inbox while nobody reads (a busy process) come over in batches
+    of ``POP_BATCH``, each channel's in the order sent."""
+    prefix = f"test-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix, capacity=1000)
+    first, second = await layer.new_channel(), await layer.new_channel()
+    count = 2 * POP_BATCH + 5
+    try:
+        for n in range(count):
+            await layer.send(first if n % 3 else second, {"type": "game.state", "n": n})
+        got_first = [(await layer.receive(first))["n"] for n in range(count) if n % 3]
+        got_second = [(await layer.receive(second))["n"] for n in range(count) if not n % 3]
+        assert got_first == [n for n in range(count) if n % 3]
+        assert got_second == [n for n in range(count) if not n % 3]
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(first), 0.3)
     finally:
         await layer.flush()
 
@@ -132,11 +167,11 @@ async def test_when_redis_fails_every_waiting_receive_raises_and_the_next_one_re
     first, second = await layer.new_channel(), await layer.new_channel()
     try:
         waiting = [asyncio.ensure_future(layer.receive(c)) for c in (first, second)]
-        await asyncio.sleep(0.2)  # the reader is blocked in BZPOPMIN
+        await asyncio.sleep(0.2)  # the reader is blocked in BZMPOP
         connection = layer.connection(0)
         killed = 0
         for client in await connection.client_list():
-            if client["cmd"] == "bzpopmin":  # the reader's connection drops
+            if client["cmd"] == "bzmpop":  # the reader's connection drops
                 killed += await connection.client_kill_filter(_id=client["id"])
         assert killed == 1
         results = await asyncio.gather(*waiting, return_exceptions=True)
