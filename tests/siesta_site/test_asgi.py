@@ -1,6 +1,7 @@
 """The ASGI module as Daphne loads it: what it made while starting is frozen out of the
 collector's full passes (README, Performance: a full pass under load had stalled every socket
-of a web process for 100-200 ms), and young collections run less often."""
+of a web process for 100-200 ms), young collections run less often, and Daphne's sockets send at
+once."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ def test_loading_the_application_freezes_what_starting_made():
         "import gc\n"
         "before = gc.get_freeze_count()\n"
         "import siesta_site.asgi\n"
-        "print(before, gc.get_freeze_count(), len(gc.get_objects()), gc.get_threshold()[0])\n"
+        "from siesta_site import eager_writes\n"
+        "print(before, gc.get_freeze_count(), len(gc.get_objects()), gc.get_threshold()[0],\n"
+        "      int(eager_writes.installed()))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script],
@@ -25,10 +28,11 @@ def test_loading_the_application_freezes_what_starting_made():
         text=True,
         check=True,
     ).stdout
-    before, frozen, left, young_threshold = map(int, out.split())
+    before, frozen, left, young_threshold, eager = map(int, out.split())
     assert before == 0
     # Django, Channels and the site's modules: tens of thousands of objects, and almost nothing
     # left for the collector to walk.
     assert frozen > 50_000
     assert left < frozen / 10
     assert young_threshold == 10_000
+    assert eager == 1  # Daphne's sockets send at once (eager_writes.py)
