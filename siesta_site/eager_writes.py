@@ -10,8 +10,9 @@ buffer (every state frame here), that is two system calls and a turn of the loop
 in their buffer, as asyncio's own transports do. Whatever the socket does not take (a slow reader,
 a full buffer) and every write behind it go through Twisted's buffer as before, so the bytes keep
 their order; an error leaves the data to Twisted's buffer too, whose next write attempt reports
-the lost connection as before. TLS connections, which Daphne does not serve behind nginx, keep
-Twisted's path.
+the lost connection as before. TLS connections, which Daphne does not serve behind nginx, and
+connections fed by a pull producer (which Twisted asks for more only once its buffer has drained
+on the reactor's turn) keep Twisted's path.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def _eager_write(self: Any, data: bytes) -> None:
         and self.connected
         and not self.disconnecting
         and not self._writeDisconnected
+        and (self.producer is None or self.streamingProducer)
         and not self._tempDataLen
         and len(self.dataBuffer) == self.offset
         and isinstance(data, bytes)

@@ -114,3 +114,29 @@ def test_tls_connections_and_closed_ones_keep_twisteds_path(pair):
     peer.setblocking(False)
     with pytest.raises(BlockingIOError):
         peer.recv(100)
+
+
+class PullProducer:
+    """Writes one chunk each time the connection asks for more (Twisted's IPullProducer)."""
+
+    def __init__(self, connection: tcp.Connection, chunks: list[bytes]) -> None:
+        self.connection = connection
+        self.chunks = chunks
+
+    def resumeProducing(self) -> None:
+        if self.chunks:
+            self.connection.write(self.chunks.pop(0))
+
+    def stopProducing(self) -> None:
+        self.chunks = []
+
+
+def test_a_pull_producer_is_still_asked_for_more_on_the_reactors_turns(pair):
+    """A pull producer writes only when asked, and Twisted asks once the buffer has drained on a
+    reactor turn: its writes keep that path, or it would never be asked again."""
+    connection, peer, reactor = pair
+    connection.registerProducer(PullProducer(connection, [b"one", b"two", b"three"]), False)
+    for _ in range(3):
+        assert reactor.writers == {connection}
+        assert connection.doWrite() is None
+    assert _read_all(peer, 11) == b"onetwothree"
