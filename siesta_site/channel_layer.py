@@ -28,6 +28,18 @@ for everyone: about a sixth of a web process's CPU under load (README, Performan
 stops when Redis fails (every waiting ``receive`` raises, as before: the sockets close and their
 clients reconnect) and when the layer is flushed or its pools closed; the
 next ``receive`` starts a new one.
+
+A message for this process's own channels skips Redis (``_deliver_locally``). The layer keeps its
+own record of which of its channels are in which group (``group_add``/``group_discard``, with the
+same ``group_expiry``); ``group_send``, from the event loop or from a thread, hands the message to
+those channels' buffers on the loop that receives, and the Redis script leaves this process's inbox
+out. Redis still holds every member, so other processes reach these channels as before. nginx
+sends all the sockets of a game to one process (README, Deployment), so a move's state reaches its
+players and most watchers without the round trip through Redis and back. A ``send`` to one of the
+process's own channels goes the same way, which keeps each sender's messages in order. A channel
+of this process added to a group by another process is not known here and, once this layer
+receives, gets that group's messages from this process only through that other process's sends:
+channels are only ever added by their own consumers.
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ import time
 from typing import Any, cast
 
 import redis
+from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis import asyncio as aioredis
 
@@ -79,7 +92,8 @@ return over_capacity
 # channels_redis stores it (random prefix, then msgpack) with ``__asgi_channel__`` last and nil;
 # each inbox gets it with that nil replaced by the list of its own channels, exactly what
 # channels_redis would store. KEYS: the group. ARGV: the group's cut-off, the key prefix, the
-# message, the capacity, now, the inboxes' expiry, their messages' cut-off. Returns the member
+# message, the capacity, now, the inboxes' expiry, their messages' cut-off, the sender's own inbox
+# (its channels get the message in the process: left out here; empty for none). Returns the member
 # count and the inboxes at capacity.
 _GROUP_SEND = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
@@ -97,12 +111,14 @@ end
 local head = string.sub(ARGV[3], 1, -2)
 local over = 0
 for _, inbox in ipairs(inboxes) do
-    redis.call('ZREMRANGEBYSCORE', inbox, 0, ARGV[7])
-    if redis.call('ZCARD', inbox) < tonumber(ARGV[4]) then
-        redis.call('ZADD', inbox, ARGV[5], head .. cmsgpack.pack(channels[inbox]))
-        redis.call('EXPIRE', inbox, ARGV[6])
-    else
-        over = over + 1
+    if inbox ~= ARGV[8] then
+        redis.call('ZREMRANGEBYSCORE', inbox, 0, ARGV[7])
+        if redis.call('ZCARD', inbox) < tonumber(ARGV[4]) then
+            redis.call('ZADD', inbox, ARGV[5], head .. cmsgpack.pack(channels[inbox]))
+            redis.call('EXPIRE', inbox, ARGV[6])
+        else
+            over = over + 1
+        end
     end
 end
 return {#members, over}
@@ -125,8 +141,85 @@ class _ReaderFailed:
 
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
     _reader: asyncio.Task[None] | None = None
+    _receive_loop: asyncio.AbstractEventLoop | None = None
+    """The event loop this process's channels receive on (the reader's), once one receives."""
     batched_pops = True
     """Whether the reader pops with BZMPOP (Redis 7.0+); it turns this off on an older Redis."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._local_inbox = f"specific.{self.client_prefix}!"
+        # Per group, this process's channels in it and when each last joined (``group_add``).
+        # Read and changed on the receiving loop only.
+        self._local_groups: dict[str, dict[str, float]] = {}
+
+    def _is_local(self, channel: str) -> bool:
+        """Whether ``channel`` is one of this process's own (made by its ``new_channel``)."""
+        return "!" in channel and self.non_local_name(channel) == self._local_inbox
+
+    async def group_add(self, group: str, channel: str) -> None:
+        await super().group_add(group, channel)
+        if self._is_local(channel):
+            self._local_groups.setdefault(group, {})[channel] = time.time()
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        members = self._local_groups.get(group)
+        if members is not None:
+            members.pop(channel, None)
+            if not members:
+                del self._local_groups[group]
+        await super().group_discard(group, channel)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        """To one of this process's channels on the loop that receives it: straight into its
+        buffer (``ChannelFull`` at ``capacity``, as through Redis); anywhere else through Redis."""
+        if self._is_local(channel) and self._receive_loop is _running_loop():
+            assert isinstance(message, dict), "message is not a dict"
+            assert "__asgi_channel__" not in message
+            queue = self.receive_buffer[channel]
+            if queue.full():
+                raise ChannelFull()
+            queue.put_nowait(dict(message))
+            return
+        await super().send(channel, message)
+
+    def _send_locally(self, group: str, message: dict[str, Any]) -> str:
+        """Hand ``message`` to this process's channels in ``group`` (``_deliver_locally``) on the
+        loop they receive on, at once from that loop, soon from any other thread. Returns the
+        inbox that the send through Redis must leave out: this process's, or "" when nothing here
+        receives (a Celery worker, a loop that has stopped), which sends everything through
+        Redis."""
+        loop = self._receive_loop
+        if loop is None or not loop.is_running():
+            return ""
+        body = dict(message)
+        if loop is _running_loop():
+            self._deliver_locally(group, body)
+        else:
+            loop.call_soon_threadsafe(self._deliver_locally, group, body)
+        return f"{self.prefix}{self._local_inbox}"
+
+    def _deliver_locally(self, group: str, message: dict[str, Any]) -> None:
+        """Put ``message`` in the buffer of each of this process's channels in ``group``, as the
+        reader would have done after the round trip through Redis: members past ``group_expiry``
+        are dropped, and a channel whose buffer is at ``capacity`` does without (logged)."""
+        members = self._local_groups.get(group)
+        if not members:
+            return
+        cutoff = int(time.time()) - self.group_expiry
+        over = 0
+        for channel, joined in list(members.items()):
+            if joined <= cutoff:
+                del members[channel]
+                continue
+            queue = self.receive_buffer[channel]
+            if queue.full():
+                over += 1
+            else:
+                queue.put_nowait(message)
+        if not members:
+            del self._local_groups[group]
+        self._log_over_capacity(over, group, len(members))
 
     def create_pool(self, index: int) -> Any:
         host = dict(self.hosts[index])
@@ -137,9 +230,10 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert self.require_valid_group_name(group), "Group name not valid"
+        own_inbox = self._send_locally(group, message)
         key = self._group_key(group)
         connection = self.connection(self.consistent_hash(group))
-        args = self._one_round_trip(message)
+        args = self._one_round_trip(message, own_inbox)
         if args is not None:
             members, over = await connection.eval(_GROUP_SEND, 1, key, *args)
             self._log_over_capacity(over, group, members)
@@ -147,7 +241,7 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         members = await connection.eval(
             _GROUP_MEMBERS, 1, key, int(time.time()) - self.group_expiry
         )
-        for index, keys, args in self._group_pushes(members, message):
+        for index, keys, args in self._group_pushes(self._others(members, own_inbox), message):
             over = await self.connection(index).eval(_GROUP_PUSH, len(keys), *keys, *args)
             self._log_over_capacity(over, group, len(members))
 
@@ -162,8 +256,9 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         this thread's own connection, cost a fraction of that. A send whose connection had died is
         sent again once on a new one (as redis-py's ``retry_on_error`` did)."""
         assert self.require_valid_group_name(group), "Group name not valid"
+        own_inbox = self._send_locally(group, message)
         key = self._group_key(group)
-        args = self._one_round_trip(message)
+        args = self._one_round_trip(message, own_inbox)
         if args is not None:
             members, over = self._sync_eval(self.consistent_hash(group), _GROUP_SEND, [key], args)
             self._log_over_capacity(over, group, members)
@@ -174,7 +269,7 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             [key],
             [int(time.time()) - self.group_expiry],
         )
-        for index, keys, args in self._group_pushes(members, message):
+        for index, keys, args in self._group_pushes(self._others(members, own_inbox), message):
             over = self._sync_eval(index, _GROUP_PUSH, keys, args)
             self._log_over_capacity(over, group, len(members))
 
@@ -218,10 +313,10 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
                 pools[index] = redis.ConnectionPool.from_url(address, **host)
             return cast(redis.ConnectionPool, pools[index])
 
-    def _one_round_trip(self, message: dict[str, Any]) -> list[Any] | None:
-        """``_GROUP_SEND``'s arguments after the group's key, or None where it cannot serve: more
-        than one Redis host (the group and the inboxes may live apart), capacities per channel,
-        or a serializer that encrypts."""
+    def _one_round_trip(self, message: dict[str, Any], own_inbox: str) -> list[Any] | None:
+        """``_GROUP_SEND``'s arguments after the group's key (``own_inbox`` left out), or None
+        where it cannot serve: more than one Redis host (the group and the inboxes may live
+        apart), capacities per channel, or a serializer that encrypts."""
         if self.ring_size != 1 or self.channel_capacity or self._serializer.crypter is not None:
             return None
         body = dict(message)
@@ -239,7 +334,16 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             now,
             self.expiry,
             int(now) - int(self.expiry),
+            own_inbox,
         ]
+
+    def _others(self, members: list[bytes], own_inbox: str) -> list[bytes]:
+        """The group's members outside ``own_inbox`` (the prefixed inbox ``_send_locally``
+        served; "" for none)."""
+        if not own_inbox:
+            return members
+        own = self._local_inbox.encode()
+        return [member for member in members if not member.startswith(own)]
 
     def _group_pushes(
         self, members: list[bytes], message: dict[str, Any]
@@ -312,6 +416,7 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             if not reader.get_loop().is_closed():
                 raise RuntimeError("Two event loops are trying to receive() on one channel layer")
         self._reader = loop.create_task(self._read(inbox))
+        self._receive_loop = loop
 
     async def _read(self, inbox: str) -> None:
         """Pop this process's inbox for as long as the layer is used, into the channels' buffers.
@@ -378,8 +483,16 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
 
     async def flush(self) -> None:
         await self._stop_reader()
+        self._local_groups.clear()
         await super().flush()
 
     async def close_pools(self) -> None:
         await self._stop_reader()
         await super().close_pools()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -7,6 +7,7 @@ import asyncio
 import uuid
 
 import pytest
+from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
 from django.conf import settings
 
@@ -105,11 +106,12 @@ class _OldRedisLayer(RedisChannelLayer):
 )
 async def test_a_process_receives_each_message_once_in_order(layer_class):
     """The reader's receive behaves as channels_redis's (the test runs both; ours with BZMPOP and,
-    as on a Redis before 7.0, BZPOPMIN): a process's channels get their messages once each and in
-    order, a group message reaches each of its channels, a receive cancelled while waiting loses
-    nothing, and nothing is left in Redis."""
+    as on a Redis before 7.0, BZPOPMIN): a process's channels get another process's messages once
+    each and in order, its group message reaches each of them, a receive cancelled while waiting
+    loses nothing, and nothing is left in Redis."""
     prefix = f"test-{uuid.uuid4().hex}:"
     layer = layer_class(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    sender = layer_class(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)  # elsewhere
     first, second = await layer.new_channel(), await layer.new_channel()
     connection = layer.connection(0)
     try:
@@ -119,11 +121,11 @@ async def test_a_process_receives_each_message_once_in_order(layer_class):
         with pytest.raises(asyncio.CancelledError):
             await waiting
         for n in range(5):
-            await layer.send(first, {"type": "game.state", "n": n})
-        await layer.send(second, {"type": "game.state", "n": 10})
+            await sender.send(first, {"type": "game.state", "n": n})
+        await sender.send(second, {"type": "game.state", "n": 10})
         await layer.group_add("game.3", first)
         await layer.group_add("game.3", second)
-        await layer.group_send("game.3", {"type": "game.state", "n": 20})
+        await sender.group_send("game.3", {"type": "game.state", "n": 20})
         assert [(await layer.receive(first))["n"] for _ in range(6)] == [0, 1, 2, 3, 4, 20]
         assert [(await layer.receive(second))["n"] for _ in range(2)] == [10, 20]
         with pytest.raises(asyncio.TimeoutError):
@@ -253,9 +255,96 @@ async def test_a_group_message_is_stored_as_channels_redis_stores_it(send):
         for channel in (first, second, "plain.channel"):
             await theirs.group_add("game.7", channel)
         message = {"type": "game.state", "game": {"seats": [{"username": "añа"}]}, "version": 3}
-        assert ours._one_round_trip(message) is not None  # the one-script way
+        assert ours._one_round_trip(message, "") is not None  # the one-script way
         await send(ours, "game.7", message)
         for channel in (first, second, "plain.channel"):
             assert await asyncio.wait_for(theirs.receive(channel), 5) == message
     finally:
         await theirs.flush()
+
+
+async def _idle_reader(layer):
+    """Start the layer receiving (the test's loop is then the one its channels receive on), then
+    stop its reader: what still arrives came without Redis."""
+    channel = await layer.new_channel()
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0.1)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await layer._stop_reader()
+
+
+@pytest.mark.parametrize("send", [_send_async, _send_sync])
+async def test_a_group_message_reaches_the_process_own_channels_without_redis(send):
+    """A process's group message goes straight to its own channels in the group (from its event
+    loop, or from a thread such as a move's database thread); Redis carries it only to the other
+    processes' channels, and carries theirs to this one."""
+    prefix = f"t-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    other = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    mine, theirs = await layer.new_channel(), await other.new_channel()
+    connection = layer.connection(0)
+    try:
+        await layer.group_add("game.8", mine)
+        await other.group_add("game.8", theirs)
+        await _idle_reader(layer)
+        await send(layer, "game.8", {"type": "game.state", "n": 1})
+        await asyncio.sleep(0.1)  # from a thread, the hand-over is scheduled on the loop
+        assert await connection.zcard(f"{prefix}{layer.non_local_name(mine)}") == 0
+        assert await connection.zcard(f"{prefix}{other.non_local_name(theirs)}") == 1
+        assert (await asyncio.wait_for(layer.receive(mine), 5))["n"] == 1
+        assert (await asyncio.wait_for(other.receive(theirs), 5))["n"] == 1
+        await send(other, "game.8", {"type": "game.state", "n": 2})  # the other way: by Redis
+        assert (await asyncio.wait_for(layer.receive(mine), 5))["n"] == 2
+        assert (await asyncio.wait_for(other.receive(theirs), 5))["n"] == 2
+    finally:
+        await layer.flush()
+
+
+async def test_the_process_own_members_leave_groups_as_through_redis():
+    """Without Redis, a process's own channel gets a group's messages only while it is a member:
+    not after ``group_discard``, not once ``group_expiry`` has passed since it last joined, and not
+    past its buffer's ``capacity``."""
+    prefix = f"t-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL}], prefix=prefix, group_expiry=1, capacity=2
+    )
+    staying, leaving, expiring = [await layer.new_channel() for _ in range(3)]
+    try:
+        await _idle_reader(layer)
+        await layer.group_add("game.9", expiring)
+        await asyncio.sleep(2.1)
+        await layer.group_add("game.9", staying)
+        await layer.group_add("game.9", leaving)
+        await layer.group_discard("game.9", leaving)
+        for n in range(3):
+            await layer.group_send("game.9", {"type": "game.state", "n": n})
+        assert [(await layer.receive(staying))["n"] for _ in range(2)] == [0, 1]
+        for channel in (staying, leaving, expiring):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(layer.receive(channel), 0.3)
+        assert list(layer._local_groups["game.9"]) == [staying]  # the others are forgotten
+    finally:
+        await layer.flush()
+
+
+async def test_a_send_to_the_process_own_channel_keeps_order_and_capacity():
+    """A process's ``send`` to its own channel skips Redis too, so its direct and group messages
+    arrive in the order sent; at ``capacity`` the send raises ``ChannelFull`` as through Redis."""
+    prefix = f"t-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix, capacity=3)
+    channel = await layer.new_channel()
+    try:
+        await _idle_reader(layer)
+        await layer.group_add("game.10", channel)
+        await layer.send(channel, {"type": "game.state", "n": 0})
+        await layer.group_send("game.10", {"type": "game.state", "n": 1})
+        await layer.send(channel, {"type": "game.state", "n": 2})
+        with pytest.raises(ChannelFull):
+            await layer.send(channel, {"type": "game.state", "n": 3})
+        assert [(await layer.receive(channel))["n"] for _ in range(3)] == [0, 1, 2]
+        # Only the group is in Redis: no inbox was written.
+        assert await layer.connection(0).keys(f"{prefix}*") == [layer._group_key("game.10")]
+    finally:
+        await layer.flush()
