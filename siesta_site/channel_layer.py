@@ -158,17 +158,31 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         return "!" in channel and self.non_local_name(channel) == self._local_inbox
 
     async def group_add(self, group: str, channel: str) -> None:
-        await super().group_add(group, channel)
-        if self._is_local(channel):
-            self._local_groups.setdefault(group, {})[channel] = time.time()
+        """Recorded here before Redis has it, so that no send from this process can fall between
+        the two: Redis leaves this process's channels to it as soon as it receives. A first join
+        that Redis refused is forgotten again; a renewal is kept (Redis still holds the member)."""
+        if not self._is_local(channel):
+            await super().group_add(group, channel)
+            return
+        first = channel not in self._local_groups.get(group, {})
+        self._local_groups.setdefault(group, {})[channel] = time.time()
+        try:
+            await super().group_add(group, channel)
+        except BaseException:
+            if first:
+                self._forget(group, channel)
+            raise
 
     async def group_discard(self, group: str, channel: str) -> None:
+        self._forget(group, channel)
+        await super().group_discard(group, channel)
+
+    def _forget(self, group: str, channel: str) -> None:
         members = self._local_groups.get(group)
         if members is not None:
             members.pop(channel, None)
             if not members:
                 del self._local_groups[group]
-        await super().group_discard(group, channel)
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         """To one of this process's channels on the loop that receives it: straight into its

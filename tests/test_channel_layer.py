@@ -348,3 +348,45 @@ async def test_a_send_to_the_process_own_channel_keeps_order_and_capacity():
         assert await layer.connection(0).keys(f"{prefix}*") == [layer._group_key("game.10")]
     finally:
         await layer.flush()
+
+
+async def test_a_join_that_redis_refused_is_forgotten_and_a_renewal_kept():
+    """A channel that could not join (Redis away) gets nothing from its own process either; one
+    whose renewal failed still does, as Redis still holds it until ``group_expiry``."""
+    prefix = f"t-{uuid.uuid4().hex}:"
+    layer = RedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=prefix)
+    joined, refused = await layer.new_channel(), await layer.new_channel()
+    try:
+        await _idle_reader(layer)
+        await layer.group_add("game.11", joined)
+        key = layer._group_key("game.11")
+        connection = layer.connection(0)
+        await connection.set(key, "not a sorted set")  # every ZADD on the group now fails
+        for channel in (joined, refused):
+            with pytest.raises(Exception, match="WRONGTYPE"):
+                await layer.group_add("game.11", channel)
+        await connection.delete(key)
+        await layer.group_send("game.11", {"type": "game.state", "n": 1})
+        assert (await asyncio.wait_for(layer.receive(joined), 5))["n"] == 1
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(refused), 0.3)
+    finally:
+        await layer.flush()
+
+
+async def test_a_channel_gets_its_own_process_sends_from_the_moment_it_starts_joining():
+    """Redis leaves the process's own channels to it, so a channel is known here before Redis has
+    it: a send from the process while the join is on its way to Redis still reaches it."""
+    layer = RedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL}], prefix=f"t-{uuid.uuid4().hex}:"
+    )
+    channel = await layer.new_channel()
+    try:
+        await _idle_reader(layer)
+        joining = asyncio.ensure_future(layer.group_add("game.12", channel))
+        await asyncio.sleep(0)  # the join has started, Redis has not answered yet
+        await layer.group_send("game.12", {"type": "game.state", "n": 1})
+        await joining
+        assert (await asyncio.wait_for(layer.receive(channel), 5))["n"] == 1
+    finally:
+        await layer.flush()
