@@ -121,10 +121,17 @@ class Result:
     elapsed: float = 0.0
     started: float = field(default_factory=time.perf_counter)
     last: float = 0.0
+    played: int = 0
+    """Moves made, those of a warm-up included (what the server's CPU is divided by)."""
 
-    def record(self, latency: float) -> None:
-        self.latencies.append(latency)
-        self.last = time.perf_counter()
+    def record(self, sent_at: float) -> None:
+        """A move sent at ``sent_at`` (``time.perf_counter``) has reached the other player now;
+        its latency counts when it was sent after ``started``."""
+        now = time.perf_counter()
+        self.played += 1
+        if sent_at >= self.started:
+            self.latencies.append(now - sent_at)
+            self.last = now
 
     @property
     def moves(self) -> int:
@@ -160,10 +167,18 @@ def ws_base(url: str) -> str:
 
 
 async def _play_game(
-    base: str, table: Table, think: float, deadline: float, result: Result, rng: random.Random
+    base: str,
+    table: Table,
+    think: float,
+    deadline: float,
+    result: Result,
+    rng: random.Random,
+    turns: int | None = None,
 ) -> None:
-    """Two players of one game; each plays its scripted turns after ``think`` seconds."""
+    """Two players of one game; each plays its scripted turns (the first ``turns`` of them, when
+    given) after ``think`` seconds."""
     sent: dict[int, float] = {}  # ply the move leads to -> when it was sent
+    last_ply = len(table.moves) if turns is None else min(turns, len(table.moves))
 
     async def player(seat: int) -> None:
         uri = f"{base}/ws/games/{table.game_id}/"
@@ -190,8 +205,8 @@ async def _play_game(
                 if ply > 0 and game["turns"][-1]["seat"] != seat:
                     started = sent.pop(ply, None)
                     if started is not None:
-                        result.record(time.perf_counter() - started)
-                if ply >= len(table.moves) or time.monotonic() >= deadline:
+                        result.record(started)
+                if ply >= last_ply or time.monotonic() >= deadline:
                     return
                 if game["to_move"] == seat:
                     await asyncio.sleep(think * rng.uniform(0.8, 1.2) if think else 0)
@@ -218,10 +233,18 @@ def _mover(ply: int) -> int:
 
 
 async def _echo_pair(
-    base: str, room: str, turns: int, think: float, deadline: float, result: Result, rng: Any
+    base: str,
+    room: str,
+    turns: int,
+    think: float,
+    deadline: float,
+    result: Result,
+    rng: Any,
+    commit: bool = False,
 ) -> None:
-    """Two sockets in one echo room taking turns: each frame's copy reaching the other socket."""
-    uri = f"{base}/ws/echo/{room}/"
+    """Two sockets in one echo room taking turns: each frame's copy reaching the other socket
+    (after a transaction's commit, with ``commit``: ``siesta_site/echo.py``)."""
+    uri = f"{base}/ws/echo/{room}/" + ("?commit=1" if commit else "")
     try:
         async with (
             websockets.connect(uri, open_timeout=60) as first,
@@ -246,7 +269,7 @@ async def _echo_pair(
                 except TimeoutError:
                     result.lost += 1
                     continue
-                result.record(time.perf_counter() - started)
+                result.record(started)
                 # the mover's own copy
                 while json.loads(await asyncio.wait_for(mover.recv(), STATE_TIMEOUT))["n"] != index:
                     pass
@@ -254,38 +277,76 @@ async def _echo_pair(
         result.errors.append(f"echo {room}: {type(exc).__name__}: {exc}")
 
 
-def tables_per_slot(games: int, think: float, duration: float, turns: int = 20) -> int:
+def tables_per_slot(games: int, think: float, duration: float, turns: int = 12) -> int:
     """How many games each of the ``games`` concurrent slots may need to play back to back to
-    keep going for ``duration`` (at most ~40 moves/s in all when flat-out)."""
-    moves = duration / think if think else duration * 40 / games
+    keep going for ``duration``: games as short as the shortest scripted ones (``turns``) and,
+    flat-out, up to 500 moves/s in all. A slot that runs out of games ends its phase early."""
+    moves = duration / think if think else duration * 500 / games
     return max(1, int(moves / turns) + 1)
 
 
-async def run_games(url: str, slots: list[list[Table]], think: float, duration: float) -> Result:
-    """Each slot plays its games one after the other until ``duration`` is over."""
+async def run_games(
+    url: str, slots: list[list[Table]], think: float, duration: float, *, steady: bool = False
+) -> Result:
+    """Each slot plays its games one after the other until ``duration`` is over.
+
+    All the slots start at once, so their games begin and end in step: every ~10 s (a scripted
+    game's length at 0.5 s think) all the players leave their games and join new ones within a
+    second. ``steady`` spreads that out as on a site whose games began at different times: each
+    slot's first game stops after a random number of its turns, and moves count only after a
+    warm-up (``STEADY_WARMUP``) that covers the first joins."""
     result = Result("site")
     rng = random.Random(2)
-    deadline = time.monotonic() + duration
+    warmup = STEADY_WARMUP if steady else 0.0
+    result.started = time.perf_counter() + warmup
+    deadline = time.monotonic() + warmup + duration
 
-    async def slot(tables: list[Table]) -> None:
-        for table in tables:
+    async def slot(tables: list[Table], first_turns: int | None) -> None:
+        for index, table in enumerate(tables):
             if time.monotonic() >= deadline:
                 return
-            await _play_game(ws_base(url), table, think, deadline, result, rng)
+            turns = first_turns if index == 0 else None
+            await _play_game(ws_base(url), table, think, deadline, result, rng, turns)
 
-    await asyncio.gather(*(slot(tables) for tables in slots))
+    await asyncio.gather(
+        *(slot(tables, first_game_turns(tables[0], rng) if steady else None) for tables in slots)
+    )
     result.elapsed = (result.last or time.perf_counter()) - result.started
     return result
 
 
-async def run_floor(url: str, pairs: int, turns: int, think: float, duration: float) -> Result:
-    result = Result("floor")
+STEADY_WARMUP = 3.0
+"""Seconds of a steady run before moves count: the players of the first games connect and join
+together (400 sockets at N=200 take 1.5-2 s), which a site in full swing never sees at once."""
+
+
+def first_game_turns(table: Table, rng: random.Random) -> int:
+    """How many turns of its first game a slot plays in a steady run: any number from one to all,
+    so that the slots' later games begin and end at times spread over a game's length."""
+    return rng.randint(1, max(1, len(table.moves)))
+
+
+async def run_floor(
+    url: str,
+    pairs: int,
+    turns: int,
+    think: float,
+    duration: float,
+    *,
+    steady: bool = False,
+    commit: bool = False,
+) -> Result:
+    """``pairs`` echo pairs for ``duration`` seconds (after the same warm-up as a steady run of
+    the games, with ``steady``; each frame committed before it is echoed, with ``commit``)."""
+    result = Result("commit floor" if commit else "floor")
     rng = random.Random(3)
     tag = f"{time.time():.0f}"
-    deadline = time.monotonic() + duration
+    warmup = STEADY_WARMUP if steady else 0.0
+    result.started = time.perf_counter() + warmup
+    deadline = time.monotonic() + warmup + duration
     await asyncio.gather(
         *(
-            _echo_pair(ws_base(url), f"{tag}-{i}", turns, think, deadline, result, rng)
+            _echo_pair(ws_base(url), f"{tag}-{i}", turns, think, deadline, result, rng, commit)
             for i in range(pairs)
         )
     )

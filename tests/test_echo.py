@@ -40,3 +40,36 @@ def test_the_echo_route_is_off_unless_asked_for():
     from siesta_site.routing import websocket_urlpatterns
 
     assert all("echo" not in str(p.pattern) for p in websocket_urlpatterns)
+
+
+@pytest.mark.requires_postgres
+async def test_with_commit_the_frame_is_sent_after_its_transaction_takes_the_rooms_lock():
+    """``?commit=1`` (``loadtest --commit-floor``): the skeleton of a move's transaction before the
+    broadcast. While another session holds the room's lock, nothing is echoed; once it lets go,
+    the frame is, to both sockets."""
+    import psycopg
+    from django.db import connection
+
+    from siesta_site.echo import room_lock_key
+
+    db = connection.settings_dict
+    holder = psycopg.connect(
+        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
+        autocommit=True,
+    )  # fmt: skip
+    key = room_lock_key("echo.c")
+    first = WebsocketCommunicator(application, "/ws/echo/c/?commit=1")
+    second = WebsocketCommunicator(application, "/ws/echo/c/?commit=1")
+    for socket in (first, second):
+        assert (await socket.connect())[0]
+    try:
+        holder.execute("SELECT pg_advisory_lock(%s)", [key])
+        await first.send_to(text_data='{"n": 2}')
+        assert await second.receive_nothing(timeout=0.5)
+        holder.execute("SELECT pg_advisory_unlock(%s)", [key])
+        assert await second.receive_from(timeout=5) == '{"n": 2}'
+        assert await first.receive_from(timeout=5) == '{"n": 2}'
+    finally:
+        holder.close()
+        for socket in (first, second):
+            await socket.disconnect()

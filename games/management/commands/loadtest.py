@@ -33,44 +33,69 @@ class Command(BaseCommand):
         parser.add_argument("--duration", type=float, default=30.0, help="seconds per phase")
         parser.add_argument("--watchers", type=int, default=0, help="connect this many at once")
         parser.add_argument("--no-floor", action="store_true", help="skip the echo floor")
+        parser.add_argument(
+            "--commit-floor",
+            action="store_true",
+            help="also measure the echo with a move's transaction around it (siesta_site/echo.py)",
+        )
+        parser.add_argument(
+            "--steady",
+            action="store_true",
+            help="games begin and end at times spread out, measured after a warm-up",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         url, games, think = options["url"], options["games"], options["think"]
-        duration = options["duration"]
+        duration, steady = options["duration"], options["steady"]
         database = str(settings.DATABASES["default"]["NAME"])
-        per_slot = loadtest.tables_per_slot(games, think, duration)
+        per_slot = loadtest.tables_per_slot(
+            games, think, duration + (loadtest.STEADY_WARMUP if steady else 0.0)
+        ) + int(steady)
         self.stderr.write(f"scripting and creating {games} x {per_slot} games...")
         tables = loadtest.create_tables(games * per_slot, loadtest.script_games(games * per_slot))
         slots = [tables[i::games] for i in range(games)]
-        report: dict[str, Any] = {"games": games, "think_s": think, "duration_s": duration}
+        report: dict[str, Any] = {
+            "games": games,
+            "think_s": think,
+            "duration_s": duration,
+            "steady": steady,
+        }
 
         base_dir = Path(settings.BASE_DIR)
-        if not options["no_floor"]:
-            self.stderr.write("floor: echo consumer...")
+        floors = [] if options["no_floor"] else [("floor", False)]
+        if options["commit_floor"]:
+            floors.append(("commit_floor", True))
+        for key, commit in floors:
+            self.stderr.write(f"{key.replace('_', ' ')}: echo consumer...")
             floor, floor_usage = _measured(
-                base_dir, database, loadtest.run_floor(url, games, 10**9, think, duration)
+                base_dir,
+                database,
+                loadtest.run_floor(
+                    url, games, 10**9, think, duration, steady=steady, commit=commit
+                ),
             )
-            report["floor"] = floor.summary()
+            report[key] = floor.summary()
             if floor.moves:
-                report["floor"]["server_cpu_ms_per_move"] = loadtest.server_cpu_ms_per_move(
-                    floor_usage, floor.moves
+                report[key]["server_cpu_ms_per_move"] = loadtest.server_cpu_ms_per_move(
+                    floor_usage, floor.played
                 )
 
         self.stderr.write("site: games...")
         site, report["processes"] = _measured(
-            base_dir, database, loadtest.run_games(url, slots, think, duration)
+            base_dir, database, loadtest.run_games(url, slots, think, duration, steady=steady)
         )
         report["site"] = site.summary()
         if site.moves:
             report["site"]["server_cpu_ms_per_move"] = loadtest.server_cpu_ms_per_move(
-                report["processes"], site.moves
+                report["processes"], site.played
             )
-        if "floor" in report:
-            report["ratios_to_floor"] = {
-                key: round(report["site"][key] / report["floor"][key], 2)
-                for key in ("p50_ms", "p90_ms", "p99_ms", "moves_per_s")
-                if report["site"][key] and report["floor"][key]
-            }
+        for key in ("floor", "commit_floor"):
+            if key in report:
+                report[f"ratios_to_{key}"] = {
+                    stat: round(report["site"][stat] / report[key][stat], 2)
+                    for stat in ("p50_ms", "p90_ms", "p99_ms", "moves_per_s")
+                    if report["site"][stat] and report[key][stat]
+                }
 
         if options["watchers"]:
             self.stderr.write(f"watchers: {options['watchers']} at once...")
