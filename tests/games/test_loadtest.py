@@ -120,3 +120,17 @@ def test_moves_sent_during_the_warm_up_cost_cpu_but_are_not_measured():
     result.record(time.perf_counter() - 0.01)
     assert (result.played, result.moves) == (2, 1)
     assert 0.01 <= result.latencies[0] < 1
+
+
+def test_the_client_collects_no_garbage_while_it_measures():
+    """A full collection in the client stalled every socket's reads for ~100 ms, which the moves
+    in flight counted as the server's time."""
+    import gc
+
+    try:
+        with loadtest.collector_paused():
+            assert not gc.isenabled()
+            assert gc.get_freeze_count() > 0  # what existed before is out of later collections
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()

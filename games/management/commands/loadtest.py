@@ -114,7 +114,8 @@ def _measured(
     processes["load client"] = [psutil.Process()]  # this command: it shares the machine's cores
     cpu_start = loadtest.cpu_seconds(p for procs in processes.values() for p in procs)
     started = time.perf_counter()
-    result = asyncio.run(run)
+    with loadtest.collector_paused():
+        result = asyncio.run(run)
     elapsed = time.perf_counter() - started
     after = loadtest.stack_processes(base_dir, database)
     after["load client"] = processes["load client"]
