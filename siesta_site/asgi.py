@@ -18,11 +18,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-from siesta_site import eager_writes
+from siesta_site import closed_sockets, eager_writes
 from siesta_site.routing import same_origin_validator, websocket_urlpatterns, with_fallback
 
 # Daphne's sockets send a frame at once instead of on the reactor's next turn (eager_writes.py).
 eager_writes.install()
+# A closed WebSocket's objects are freed at once, not by a later collection (closed_sockets.py).
+closed_sockets.install()
 
 application = ProtocolTypeRouter(
     {
