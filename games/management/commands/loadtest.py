@@ -3,8 +3,9 @@
 Run it against ``make up`` with the same environment (it creates its users and games in the site's
 database): ``make loadtest GAMES=20`` or ``manage.py loadtest --url http://127.0.0.1:8000
 --games 200 --think 0.5 --duration 30``. Prints one JSON object: the site's and the floor's
-latencies (p50/p90/p99/max), moves/s, lost states and errors, the ratios to the floor, CPU and RSS
-per process of the stack, and, with ``--watchers``, how many watchers connecting at once got in.
+(and with ``--commit-floor`` the commit floor's) latencies (p50/p90/p99/max), moves/s, lost states
+and errors, the ratios to the floor, CPU and RSS per process of the stack, and, with
+``--watchers``, how many watchers connecting at once got in.
 """
 
 from __future__ import annotations
