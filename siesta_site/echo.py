@@ -2,14 +2,14 @@
 
 It does what the game consumer does minus the game: a text frame from one socket goes through the
 channel layer to every socket of the same room (``group_send``, as a move's state does), the
-sender included. No database, no sessions. Routed at ``/ws/echo/<room>/`` only when
+sender included. No database (but below), no sessions. Routed at ``/ws/echo/<room>/`` only when
 ``SIESTA_ECHO_WS`` is on (``make up`` turns it on; a public deployment leaves it off).
 
-With ``?commit=1`` the frame first takes the skeleton of a move's transaction, in the same pool of
-database threads as the game consumer: ``transaction.atomic`` (BEGIN), a row lock (here a
-transaction-level advisory lock on the room), a write (a transaction id, so that COMMIT flushes
-the write-ahead log as a move's does) and COMMIT; the frame is broadcast on commit, from that
-thread, as a move's state is. No engine, no models, no state: what the four round trips to
+With ``?commit=1`` on PostgreSQL the frame first takes the skeleton of a move's transaction, in
+the same pool of database threads as the game consumer: ``transaction.atomic`` (BEGIN), a row lock
+(here a transaction-level advisory lock on the room), a write (a transaction id, so that COMMIT
+flushes the write-ahead log as a move's does) and COMMIT; the frame is broadcast on commit, from
+that thread, as a move's state is. No engine, no models, no state: what the four round trips to
 PostgreSQL and the thread hand-off cost alone (``manage.py loadtest --commit-floor``).
 """
 
