@@ -13,13 +13,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siesta_site.settings")
 # Set Django up before anything that imports models (routing, consumers).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
 from siesta_site import closed_sockets, eager_writes, lazy_socket_logs
-from siesta_site.routing import same_origin_validator, websocket_urlpatterns, with_fallback
+from siesta_site.routing import (
+    same_origin_validator,
+    socket_auth_stack,
+    websocket_urlpatterns,
+    with_fallback,
+)
 
 # Daphne's sockets send a frame at once instead of on the reactor's next turn (eager_writes.py).
 eager_writes.install()
@@ -35,8 +39,9 @@ application = ProtocolTypeRouter(
         "http": ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app,
         # A foreign Origin is refused; scripts, which send none, sign in with a token (routing.py).
         "websocket": same_origin_validator(
+            # Session and user from the cookie, as Channels' AuthMiddlewareStack (routing.py).
             # types-channels types routes as its private _ExtendedURLPattern, not django's path().
-            AuthMiddlewareStack(URLRouter(with_fallback(websocket_urlpatterns)))  # type: ignore[arg-type]
+            socket_auth_stack(URLRouter(with_fallback(websocket_urlpatterns)))  # type: ignore[arg-type]
         ),
     }
 )

@@ -8,6 +8,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from siesta_site.asgi import application
+from tests.factories import UserFactory
 from tests.games.factories import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,3 +87,33 @@ async def test_behind_a_tls_proxy_the_forwarded_scheme_counts(settings, game_pat
     behind = [(b"host", b"testserver"), (b"x-forwarded-proto", b"https")]
     assert await handshake(game_path, [*behind, (b"origin", b"https://testserver")])
     assert not await handshake(game_path, [*behind, (b"origin", b"http://testserver")])
+
+
+async def test_sockets_get_the_sessions_user_and_the_servers_own_send(transactional_db):
+    """socket_auth_stack reads the session and its user as Channels' AuthMiddlewareStack does,
+    and hands the consumer the server's send itself: no session wrapper around every frame."""
+    from channels.db import database_sync_to_async
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    from siesta_site.routing import socket_auth_stack
+    from tests.games.test_consumers import session_headers
+
+    class Recorder(AsyncWebsocketConsumer):
+        async def connect(self) -> None:
+            seen["user"] = await database_sync_to_async(lambda: self.scope["user"].username)()
+            seen["session_key"] = self.scope["session"].session_key
+            seen["send"] = self.base_send
+            await self.accept()
+
+    seen: dict[str, object] = {}
+    user = await database_sync_to_async(UserFactory)()
+    headers = await database_sync_to_async(session_headers)(user)
+    communicator = WebsocketCommunicator(socket_auth_stack(Recorder.as_asgi()), "/ws/x/", headers)
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    await communicator.send_to(text_data="hello")
+    await communicator.disconnect(timeout=TIMEOUT)
+
+    assert connected
+    assert seen["user"] == user.username
+    assert seen["session_key"]
+    assert seen["send"] == communicator.output_queue.put
