@@ -4,6 +4,7 @@ at once (more than the pool holds) all get in."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 
 import pytest
@@ -390,3 +391,32 @@ async def test_a_channel_gets_its_own_process_sends_from_the_moment_it_starts_jo
         assert (await asyncio.wait_for(layer.receive(channel), 5))["n"] == 1
     finally:
         await layer.flush()
+
+
+@pytest.mark.parametrize("local", [True, False], ids=["own channel", "shared channel"])
+async def test_group_add_stores_what_channels_redis_stores(local):
+    """One round trip, the same record: the channel scored with the time it joined, the group's
+    key expiring after ``group_expiry``; channels_redis's layer sends to it as to its own."""
+    prefix = f"test-{uuid.uuid4().hex}:"
+    config = {"hosts": [{"address": settings.REDIS_URL}], "prefix": prefix, "group_expiry": 90}
+    layer, theirs = RedisChannelLayer(**config), ChannelsRedisLayer(**config)
+    channel = await layer.new_channel() if local else "shared.channel"
+    group = "game.12"
+    try:
+        before = time.time()
+        await layer.group_add(group, channel)
+        connection = layer.connection(layer.consistent_hash(group))
+        key = layer._group_key(group)
+        members = await connection.zrange(key, 0, -1, withscores=True)
+        assert [m.decode() for m, _ in members] == [channel]
+        assert before <= members[0][1] <= time.time()
+        assert 85 <= await connection.ttl(key) <= 90
+
+        await theirs.group_send(group, {"type": "game.state", "n": 1})
+        receiver = layer if local else theirs
+        message = await asyncio.wait_for(receiver.receive(channel), 5)
+        assert message["n"] == 1
+    finally:
+        await layer.group_discard(group, channel)
+        await layer.flush()
+        await theirs.flush()
