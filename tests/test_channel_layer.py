@@ -402,10 +402,20 @@ async def test_group_add_stores_what_channels_redis_stores(local):
     layer, theirs = RedisChannelLayer(**config), ChannelsRedisLayer(**config)
     channel = await layer.new_channel() if local else "shared.channel"
     group = "game.12"
+    connection = layer.connection(layer.consistent_hash(group))
+    sent: list[str] = []
+    execute = connection.execute_command
+
+    async def counted(*args, **options):
+        sent.append(str(args[0]))
+        return await execute(*args, **options)
+
+    connection.execute_command = counted
     try:
         before = time.time()
         await layer.group_add(group, channel)
-        connection = layer.connection(layer.consistent_hash(group))
+        assert sent == ["EVAL"]  # channels_redis sends ZADD, then EXPIRE
+        connection.execute_command = execute
         key = layer._group_key(group)
         members = await connection.zrange(key, 0, -1, withscores=True)
         assert [m.decode() for m, _ in members] == [channel]
