@@ -147,7 +147,8 @@ SIESTA_DB_THREADS = env.int("SIESTA_DB_THREADS", default=8 if _POSTGRES else 1)
 # PostgreSQL: a pool of connections per process (psycopg_pool), so neither a request nor a
 # WebSocket message opens a connection. Sized for the consumers' threads plus HTTP requests (each
 # runs in a thread of its own); a thread waits up to ``timeout`` seconds for a free connection.
-# CONN_MAX_AGE stays 0: a thread hands its connection back to the pool when its work is done.
+# CONN_MAX_AGE stays 0: a request's thread hands its connection back to the pool when the request
+# is done; the consumers' database threads keep theirs between calls (games.consumers.db_call).
 if _POSTGRES and env.bool("DJANGO_DB_POOL", default=True):
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DJANGO_DB_POOL_MIN", default=2),

@@ -84,6 +84,16 @@ def _celery_eager(settings):
 
 
 @pytest.fixture(autouse=True)
+def _database_threads_hand_back_their_connections():
+    """The consumers' database threads keep their connections between calls (games.consumers):
+    hand them back after each test, so that none outlives the test database."""
+    yield
+    from games.consumers import release_db_connections
+
+    release_db_connections()
+
+
+@pytest.fixture(autouse=True)
 def _english_to_start():
     """Every test starts in English. A request through LocaleMiddleware leaves its language active
     in the thread, so without this a test could see the language of the one that ran before it."""
