@@ -162,7 +162,10 @@ def _seats_sql(vendor: str, lock: bool) -> str:
     if lock and features.has_select_for_update:
         sql += " FOR UPDATE"
         if features.has_select_for_update_of:
-            sql += f" OF {seat}, {game}"
+            # PostgreSQL locks a row's tables in this order: the game first, as a move's
+            # version-checked write does (``write_move_if_current``), so neither can hold a seat
+            # while waiting for the game the other holds (a deadlock).
+            sql += f" OF {game}, {seat}"
     return sql
 
 
@@ -357,6 +360,41 @@ class PendingMove:
 
     turn: Turn
     seats: list[tuple[Seat, list[str]]]
+
+
+def write_move_if_current(
+    pending: PendingMove, game: Game, game_fields: Sequence[str], *, version: int
+) -> bool:
+    """As ``write_move``, in one autocommit statement on PostgreSQL, only if the game's row is
+    still at ``version``: its ``UPDATE`` takes the row lock and checks the version (PostgreSQL
+    checks it again on the newest row if the lock had to wait), and the turn and the seats are
+    written only when it matched. Returns whether it did."""
+    assert connection.vendor == "postgresql"
+    assert not connection.in_atomic_block
+    sql, fields = _insert_sql(Turn, connection.vendor)
+    turn = pending.turn
+    insert_sql = sql.replace(" VALUES (", " SELECT ").removesuffix(")") + " FROM g"
+    params = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
+    game_sql, game_params = _update_one(Game, game, game_fields)
+    clauses = [f"g AS ({game_sql} AND {_qn('version')} = %s RETURNING 1)", f"t AS ({insert_sql})"]
+    all_params = [*game_params, version, *params]
+    for index, (seat, names) in enumerate(pending.seats):
+        seat_sql, seat_params = _update_one(Seat, seat, names)
+        clauses.append(f"s{index} AS ({seat_sql} AND EXISTS (SELECT 1 FROM g))")
+        all_params += seat_params
+    with _cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(clauses)} SELECT count(*) FROM g", all_params)
+        (written,) = cursor.fetchone()
+    if not written:
+        return False
+    turn._state.adding = False
+    turn._state.db = connection.alias
+    turns = game.__dict__.get(_TURNS)
+    if turns is not None:
+        turns.append(
+            TurnRow(turn.ply, turn.seat, turn.move, list(turn.points), turn.hint, turn.played_at)
+        )
+    return True
 
 
 def write_move(pending: PendingMove, game: Game, game_fields: Sequence[str]) -> None:

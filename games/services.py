@@ -4,6 +4,12 @@ Each service is one transaction that locks the game row (``select_for_update``),
 caller expects (seat, ply, status), changes the rows, bumps ``version`` and, on commit, pushes the
 new state to watchers and enqueues follow-up tasks (bot turns, analysis). A ``(game, ply)`` unique
 constraint stands behind the ply check.
+
+One exception, for speed (README, Architecture): on PostgreSQL a player's move that does not end
+the game is read without a lock and written by one statement that applies only if the game is still
+at the version read (``_move_if_current``); since every change raises the version, that write is
+the one the locked transaction would have made, and a move that finds the version moved on is made
+the locked way.
 """
 
 from __future__ import annotations
@@ -11,20 +17,22 @@ from __future__ import annotations
 import copy
 import logging
 import random
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import realtime, rows
-from games.engine import EngineError, IllegalMoveError, best_turn
+from games.engine import EngineError, IllegalMoveError, Position, best_turn
 from games.engine import Turn as EngineTurn
 from games.engine_messages import engine_error_message
 from games.enqueue import enqueue_analysis, enqueue_bot_move
@@ -140,7 +148,28 @@ def _after_commit(func: Callable[..., Any], *args: Any) -> None:
 
     # Django's log line for a failed robust hook names it by __qualname__ (a partial has none).
     hook.__qualname__ = f"{func.__qualname__}({', '.join(map(_hook_argument, args))})"
-    transaction.on_commit(hook, robust=True)
+    held: list[Callable[[], None]] | None = getattr(_held, "hooks", None)
+    if held is not None:
+        held.append(hook)
+    else:
+        transaction.on_commit(hook, robust=True)
+
+
+_held = threading.local()
+"""``_held.hooks``: where ``_after_commit`` puts its hooks while a version-checked move is being
+made outside a transaction (``_move_if_current``), which runs them once its write has succeeded."""
+
+
+def _run_held(hooks: Iterable[Callable[[], None]]) -> None:
+    """Run hooks held for a write that succeeded, each isolated from the others, as Django runs
+    robust ``on_commit`` hooks."""
+    for hook in hooks:
+        try:
+            hook()
+        except Exception as exc:
+            logger.error(
+                "Error calling %s after a move (%s).", hook.__qualname__, exc, exc_info=True
+            )
 
 
 def _hook_argument(value: Any) -> str:
@@ -495,12 +524,11 @@ def _check_ply(
         )
 
 
-def _apply_move(
+def _play(
     game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot: bool
-) -> tuple[list[int], rows.PendingMove | None]:
-    """Play ``move`` for ``seat`` in memory. A move that ends the game is written at once (the
-    end of the game reads it back); any other comes back as a ``PendingMove`` that ``_publish``
-    writes together with the game's row."""
+) -> tuple[list[int], Turn, list[tuple[Seat, list[str]]], Position]:
+    """Play ``move`` for ``seat`` on the game's rows in memory: the points, the new turn, the seats
+    whose fields changed (with those fields) and the engine's position after it."""
     position = position_of(game, seats)
     try:
         points = position.play(move)
@@ -527,18 +555,28 @@ def _apply_move(
             s.hint_pending = False
     # The seats whose score, roofs or hint mark changed (usually only the mover's).
     changed = [(s, fields) for s in seats if (fields := _changed_fields(s))]
+    return list(points), turn, changed, position
+
+
+def _apply_move(
+    game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot: bool
+) -> tuple[list[int], rows.PendingMove | None]:
+    """Play ``move`` for ``seat`` in memory. A move that ends the game is written at once (the
+    end of the game reads it back); any other comes back as a ``PendingMove`` that ``_publish``
+    writes together with the game's row."""
+    points, turn, changed, position = _play(game, seats, seat, move, by_bot=by_bot)
     if not position.over:
         game.to_move = position.to_move
         game.deadline = _deadline_for(game, seats)
         _schedule_bot(game, seats)
-        return list(points), rows.PendingMove(turn, changed)
+        return points, rows.PendingMove(turn, changed)
     _insert_turn(turn, game)
     for s, fields in changed:
         rows.update(Seat, [s], fields)
         _remember(s)
     assert position.end is not None
     _finish(game, seats, position.end.value)
-    return list(points), None
+    return points, None
 
 
 def _insert_turn(turn: Turn, game: Game) -> None:
@@ -554,6 +592,10 @@ def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | Non
     """Play ``move`` for ``user``'s seat. ``ply`` must be the game's current ply."""
     if not isinstance(move, str) or not move.strip():
         raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
+    if settings.SIESTA_VERSION_CHECKED_MOVES and not connection.in_atomic_block:
+        made = _move_if_current(game_id, user, move, ply)
+        if made is not None:
+            return made
     with transaction.atomic():
         game, seats = _lock(game_id)
         # A move that arrives after the deadline is refused and the seat times out, as the
@@ -566,6 +608,63 @@ def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | Non
             _publish(game, seats, pending)
     if late:  # raised after the commit, which keeps the timeout
         raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
+    return MoveResult(game.ply, points, game)
+
+
+def _move_if_current(
+    game_id: int, user: User | None, move: str, ply: int | None
+) -> MoveResult | None:
+    """A move made without a lock or a transaction (PostgreSQL; README, Architecture): the rows
+    read as they are, the move checked and played on them, and the write made by one statement
+    that applies only if the game is still at the version read (``rows.write_move_if_current``).
+
+    Every change to a game in play raises its version, so a write that applies is one the locked
+    way would have made. Returns None, having written and sent nothing, whenever the move must
+    take the locked way: the game is not in play, the turn's time is up (the move times the player
+    out), the move ends the game (the ending is announced inside a transaction), or the version
+    moved on since the read. A refusal is final: it is what the locked way would say of the same
+    committed rows."""
+    seats = rows.seats_of(game_id)
+    if not seats:
+        return None
+    game = seats[0].game
+    _remember(game)
+    for s in seats:
+        _remember(s)
+    if game.status != Game.Status.ACTIVE or (game.deadline and game.deadline < _now()):
+        return None
+    _check_ply(game, seats, user, ply, required=True)
+    seat = _check_turn(game, seats, user)
+    points, turn, changed, position = _play(game, seats, seat, move, by_bot=False)
+    if position.over:
+        return None
+    hooks: list[Callable[[], None]] = []
+    _held.hooks = hooks
+    try:
+        game.to_move = position.to_move
+        game.deadline = _deadline_for(game, seats)
+        _schedule_bot(game, seats)
+        read_version = game.version
+        game.version += 1
+        pending = rows.PendingMove(turn, changed)
+        try:
+            written = rows.write_move_if_current(
+                pending, game, _changed_fields(game), version=read_version
+            )
+        except IntegrityError:  # the (game, ply) constraint behind the version check
+            raise StalePly(_("This turn was already played."), ply=game.ply - 1) from None
+        if not written:
+            return None
+        _remember(game)
+        for s, _fields in changed:
+            _remember(s)
+        turns = rows.known_turns(game)
+        state = game_state(game, seats, turns if turns is not None else rows.turns_of(game.pk))
+        _after_commit(realtime.broadcast_game_state, game.pk, state)
+        _after_commit(_announce_change, state)
+    finally:
+        _held.hooks = None
+    _run_held(hooks)
     return MoveResult(game.ply, points, game)
 
 

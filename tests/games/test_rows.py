@@ -3,8 +3,12 @@ the same rows, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
+import threading
+import time
+
+import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from games import rows
 from games.models import Turn
@@ -96,3 +100,53 @@ def test_on_postgresql_the_moves_statements_are_prepared():
         prepared = [row[0].lstrip() for row in cursor.fetchall()]
     assert any(s.startswith("SELECT") and "FOR UPDATE" in s for s in prepared), prepared
     assert any(s.startswith("WITH") and "games_turn" in s for s in prepared), prepared
+
+
+@pytest.mark.requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_locked_read_takes_the_games_lock_before_any_seats():
+    """As a move's version-checked write does (the game, then the mover's seat): waiting for a game
+    another holds, the locked read holds none of its seats, so the two cannot deadlock."""
+    game = make_game()
+    settings = connection.settings_dict
+    holder = psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"], port=settings["PORT"]
+    )
+    holder.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", [game.pk])
+    read: list[list] = []
+
+    def locked_read() -> None:
+        try:
+            with transaction.atomic():
+                read.append(rows.seats_locked(game.pk))
+        finally:
+            connection.close()
+
+    reader = threading.Thread(target=locked_read)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not _waits_for_a_lock() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _waits_for_a_lock()
+        with connection.cursor() as cursor:  # every seat free, while the read waits for the game
+            cursor.execute(
+                "SELECT id FROM games_seat WHERE game_id = %s FOR UPDATE NOWAIT", [game.pk]
+            )
+    finally:
+        holder.rollback()
+        holder.close()
+        reader.join(timeout=10)
+    assert len(read) == 1
+    assert len(read[0]) == 2
+
+
+def _waits_for_a_lock() -> bool:
+    """Whether a seats read (its text is longer than PostgreSQL shows) waits for a lock."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database() AND query LIKE %s",
+            ['SELECT "games_seat".%'],
+        )
+        return cursor.fetchone()[0] > 0

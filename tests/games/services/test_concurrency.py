@@ -1,5 +1,6 @@
-"""Services racing for the same game on PostgreSQL: the row lock serialises them, so the game ends
-once and each ply is played once. (Two moves for the same ply through the API: see
+"""Services racing for the same game on PostgreSQL: the row lock (and a move's version check, which
+sends a move that lost the race the locked way) serialises them, so the game ends once and each ply
+is played once. (Two moves for the same ply through the API: see
 tests/games/api/test_concurrency.py.)"""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Turn
 from tests.games.factories import make_game
-from tests.games.services.helpers import play_until_the_last_turn, seat_user
+from tests.games.services.helpers import best_move, play_until_the_last_turn, seat_user
 
 pytestmark = [
     pytest.mark.requires_postgres,
@@ -97,6 +98,27 @@ def test_two_of_three_resigning_at_once_leave_one_winner(attempt, finished_outco
     game.refresh_from_db()
     assert (game.status, game.end_reason, game.winners) == ("finished", "resigned", [3])
     assert [o.game_id for o in finished_outcomes] == [game.pk]
+    assert watcher.versions() == [version + 1, version + 2]
+
+
+def test_a_move_and_another_players_resignation_at_once_both_count(attempt, watch):
+    """Neither ends the game: the move is made by its version-checked write or, when the
+    resignation came first, the locked way; each is made once and sent once."""
+    game = make_game(players=3)
+    move = best_move(game)
+    version = game.version
+    watcher = watch(game.pk)
+    outcomes = race(
+        move=lambda: services.game_move_make(
+            game_id=game.pk, user=seat_user(game, 1), move=move, ply=0
+        ),
+        resign=lambda: services.game_resign(game_id=game.pk, user=seat_user(game, 3)),
+    )
+    assert not any(isinstance(o, Exception) for o in outcomes.values())
+    game.refresh_from_db()
+    assert (game.status, game.ply, game.to_move) == ("active", 1, 2)
+    assert Turn.objects.filter(game=game).count() == 1
+    assert game.seats.get(seat=3).out_reason == "resigned"
     assert watcher.versions() == [version + 1, version + 2]
 
 
