@@ -75,7 +75,9 @@ def test_the_load_client_reports_its_own_cpu(tmp_path):
         return loadtest.Result("busy")
 
     _result, usage = _measured(tmp_path, "no database", busy())
-    assert 0.2 <= usage["load client"]["cpu_s"] < 0.4
+    # The busy loop's 0.2 s, plus the measuring itself (0.21 s once on a slow machine), and not
+    # the CPU of other processes.
+    assert 0.2 <= usage["load client"]["cpu_s"] < 1.0
 
 
 @pytest.mark.django_db
