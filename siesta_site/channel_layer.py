@@ -9,7 +9,7 @@ connecting at once, their ``group_add`` calls failed and the sockets closed with
 of four where there is one Redis host (``_GROUP_SEND``), and in two otherwise: one script drops the
 expired members and reads the group, one script per Redis host drops each inbox's expired messages
 and adds the new one within its capacity. ``group_send_sync`` does the same from a thread, on a
-plain connection of that thread: the services broadcast from there (README, Performance).
+connection of a bounded pool shared by the process's threads: the services broadcast from there.
 
 ``receive_single`` on this process's own inbox (every WebSocket's channel) is one BZPOPMIN per
 message instead of four round trips. channels_redis runs a script that moves a backup queue back
@@ -47,7 +47,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import threading
 import time
 from typing import Any, cast
@@ -277,15 +276,15 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             self._log_over_capacity(over, group, len(members))
 
     def group_send_sync(self, group: str, message: dict[str, Any]) -> None:
-        """``group_send`` from synchronous code in any thread, over a plain connection per thread.
+        """``group_send`` from synchronous code in any thread, over the process's shared pool.
 
         The services broadcast on commit from a worker thread (WebSocket moves), a request thread
         (the REST API) or a Celery worker. Handing the send to an event loop cost a thread hop and
         redis-py's asyncio client per round trip (outside the web process, a new event loop and a
         new Redis connection per broadcast); redis-py's synchronous client costs as much again
-        (its pool, retries and metrics: ~0.2 ms of CPU per command). The same scripts, sent on
-        this thread's own connection, cost a fraction of that. A send whose connection had died is
-        sent again once on a new one (as redis-py's ``retry_on_error`` did)."""
+        (its retries and metrics: ~0.2 ms of CPU per command). The same scripts, sent on a
+        connection of a pool that every thread shares (``_sync_pool``), cost a fraction of that. A
+        send whose connection had died is sent again once (as redis-py's ``retry_on_error`` did)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         own_inbox = self._send_locally(group, message)
         key = self._group_key(group)
@@ -305,44 +304,44 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
             self._log_over_capacity(over, group, len(members))
 
     def _sync_eval(self, index: int, script: str, keys: list[str], args: list[Any]) -> Any:
-        """EVAL on this thread's connection to host ``index``; once more on a new connection when
-        the old one had died (Redis restarted, idle timeout)."""
-        local = self.__dict__.get("_sync_local") or self.__dict__.setdefault(
-            "_sync_local", threading.local()
-        )
-        connections = local.__dict__
-        if connections.get("pid") != os.getpid():  # a forked child makes its own
-            connections.clear()
-            connections["pid"] = os.getpid()
-        key = index
+        """EVAL on a connection of the process's shared pool for host ``index``, handed back to
+        the pool afterwards; once more when the connection had died (Redis restarted, idle
+        timeout): the pool reconnects it.
+
+        Every thread shares the pool. Daphne runs each request's sync code on a thread of its own,
+        so a connection kept per thread was never given back: past the pool's size every later
+        broadcast from a request failed (``MaxConnectionsError``)."""
+        pool = self._sync_pool(index)
         for attempt in (1, 2):
-            connection = connections.get(key)
-            if connection is None:
-                connection = connections[key] = self._sync_pool(index).make_connection()
+            connection = pool.get_connection()  # type: ignore[no-untyped-call]
             try:
                 connection.send_command("EVAL", script, len(keys), *keys, *args)
                 return connection.read_response()
             except (redis.ConnectionError, redis.TimeoutError, OSError):
                 connection.disconnect()
-                del connections[key]
                 if attempt == 2:
                     raise
+            finally:
+                pool.release(connection)  # type: ignore[no-untyped-call]
         raise AssertionError("unreachable")
 
-    def _sync_pool(self, index: int) -> redis.ConnectionPool:
-        """Only a factory of connections for host ``index`` (its URL, its options)."""
+    def _sync_pool(self, index: int) -> redis.BlockingConnectionPool:
+        """The bounded pool of synchronous connections to host ``index``, shared by every thread
+        of the process (redis-py's pools are thread-safe and start afresh in a forked child). Of
+        the same size as the asyncio pool (``max_connections``); a thread that finds none free
+        waits up to ``timeout`` seconds for one."""
         with _sync_lock:
             pools = self.__dict__.setdefault("_sync_pools", {})
             if index not in pools:
                 host = dict(self.hosts[index])
                 address = host.pop("address")
-                for option in ("timeout", "max_connections", "retry_on_error"):
-                    host.pop(option, None)  # the asyncio pool's; unused here
+                host.pop("retry_on_error", None)  # the asyncio pool's; the retry is done above
+                host.setdefault("timeout", 10)
                 # Only short scripts go this way (no blocking pop): a Redis that stops answering
-                # fails the broadcast, which is logged, rather than holding the thread.
+                # fails the broadcast, which is counted and logged, rather than holding the thread.
                 host["socket_timeout"] = host["socket_connect_timeout"] = 10
-                pools[index] = redis.ConnectionPool.from_url(address, **host)
-            return cast(redis.ConnectionPool, pools[index])
+                pools[index] = redis.BlockingConnectionPool.from_url(address, **host)
+            return cast(redis.BlockingConnectionPool, pools[index])
 
     def _one_round_trip(self, message: dict[str, Any], own_inbox: str) -> list[Any] | None:
         """``_GROUP_SEND``'s arguments after the group's key (``own_inbox`` left out), or None

@@ -174,7 +174,10 @@ async def test_when_redis_fails_every_waiting_receive_raises_and_the_next_one_re
         connection = layer.connection(0)
         killed = 0
         for client in await connection.client_list():
-            if client["cmd"] == "bzmpop":  # the reader's connection drops
+            # The reader's connection drops (only this test's database: others may share Redis).
+            if client["cmd"] == "bzmpop" and client["db"] == str(
+                connection.connection_pool.connection_kwargs["db"]
+            ):
                 killed += await connection.client_kill_filter(_id=client["id"])
         assert killed == 1
         results = await asyncio.gather(*waiting, return_exceptions=True)
@@ -203,8 +206,8 @@ async def test_many_channels_of_one_process_each_get_their_messages():
 
 
 async def test_a_synchronous_send_reconnects_after_redis_dropped_its_connection():
-    """Each thread keeps its own connection for ``group_send_sync``; one that Redis closed (a
-    restart, an idle timeout) is replaced on the next send, which still arrives."""
+    """``group_send_sync`` sends on a pooled connection; one that Redis closed (a restart, an idle
+    timeout) is replaced on the next send, which still arrives."""
     layer = RedisChannelLayer(
         hosts=[{"address": settings.REDIS_URL}], prefix=f"t-{uuid.uuid4().hex}:"
     )
@@ -223,6 +226,44 @@ async def test_a_synchronous_send_reconnects_after_redis_dropped_its_connection(
         assert [(await layer.receive(channel))["n"] for _ in range(2)] == [1, 2]
     finally:
         await layer.flush()
+
+
+async def test_sends_from_a_thousand_threads_share_a_bounded_pool_and_keep_arriving():
+    """Daphne runs each request on a thread of its own: a thousand threads that each broadcast
+    once use a few pooled connections between them, and another process's channel still gets
+    every message and the next one (a connection kept per thread ran out after ~100)."""
+    import threading
+
+    prefix = f"t-{uuid.uuid4().hex}:"
+    sender = RedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL, "max_connections": 4}], prefix=prefix, capacity=2000
+    )
+    receiver = RedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL, "socket_timeout": None}],
+        prefix=prefix,
+        capacity=2000,
+    )
+    channel = await receiver.new_channel()
+    try:
+        await receiver.group_add("game.9", channel)
+
+        def send_on_threads(first: int, count: int) -> None:
+            for n in range(first, first + count):
+                thread = threading.Thread(
+                    target=sender.group_send_sync, args=("game.9", {"type": "t", "n": n})
+                )
+                thread.start()
+                thread.join()
+
+        await asyncio.to_thread(send_on_threads, 0, 1000)
+        await asyncio.to_thread(send_on_threads, 1000, 1)
+        received = [
+            (await asyncio.wait_for(receiver.receive(channel), 10))["n"] for _ in range(1001)
+        ]
+        assert received == list(range(1001))
+    finally:
+        await receiver.flush()
+        await receiver.close_pools()
 
 
 async def test_the_services_broadcast_reaches_the_group_from_a_thread():
