@@ -266,8 +266,20 @@ REST_FRAMEWORK = {
             "anon": env.str("SIESTA_THROTTLE_ANON", default="300/minute"),
             "user": env.str("SIESTA_THROTTLE_USER", default="1200/minute"),
             "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
-            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="20/hour"),
+            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="5/hour"),
+            "login_failures_user": env.str(
+                "SIESTA_THROTTLE_LOGIN_FAILURES_USER", default="100/hour"
+            ),
             "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
+            # Mail: challenges, notice and confirmation e-mails, password resets (issue 31).
+            "challenge": env.str("SIESTA_THROTTLE_CHALLENGE", default="20/hour"),
+            "challenge_address": env.str("SIESTA_THROTTLE_CHALLENGE_ADDRESS", default="60/hour"),
+            "mail_address": env.str("SIESTA_THROTTLE_MAIL_ADDRESS", default="10/hour"),
+            "email_confirm": env.str("SIESTA_THROTTLE_EMAIL_CONFIRM", default="3/hour"),
+            "password_reset": env.str("SIESTA_THROTTLE_PASSWORD_RESET", default="5/hour"),
+            "password_reset_address": env.str(
+                "SIESTA_THROTTLE_PASSWORD_RESET_ADDRESS", default="3/hour"
+            ),
             # The analysis board's engine calls (learn.api): per user, or per address signed out.
             "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()
