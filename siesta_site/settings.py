@@ -191,6 +191,10 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Siesta <siesta@localhost>")
 SIESTA_SITE_URL = env.str("SIESTA_SITE_URL", default="http://127.0.0.1:8000")
 """The address of the site in e-mails (links to games and to unsubscribe)."""
+SIESTA_UNSUBSCRIBE_DAYS = env.int("SIESTA_UNSUBSCRIBE_DAYS", default=30)
+"""An unsubscribe link older than this asks to confirm (a form) instead of acting at once."""
+SIESTA_EMAIL_CONFIRM_DAYS = env.int("SIESTA_EMAIL_CONFIRM_DAYS", default=3)
+"""The link that confirms an e-mail address is valid this long."""
 
 # Content-Security-Policy (django-csp), in every mode so that tests and development meet it: the
 # site serves all its own assets, and pages have no inline scripts or styles (data for the page

@@ -265,6 +265,19 @@ def sign_in_wait(request: HttpRequest, username: Any) -> float | None:
     return AUTH.hit(client_address(request)) or login_wait(request, username)
 
 
+def challenge_wait(request: Any, user: Any) -> float | None:
+    """Count a challenge about to be made, per challenger and per client address; the seconds
+    to wait when either is over its limit, else None."""
+    return CHALLENGE.hit(str(user.pk)) or CHALLENGE_ADDRESS.hit(client_address(request))
+
+
+def password_reset_wait(request: Any, address: Any) -> float | None:
+    """Count a password reset asked for, per client address and per e-mail address."""
+    return PASSWORD_RESET.hit(client_address(request)) or PASSWORD_RESET_ADDRESS.hit(
+        email_ident(address)
+    )
+
+
 # -- DRF throttle classes ------------------------------------------------------------------------
 
 

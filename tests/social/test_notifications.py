@@ -97,7 +97,13 @@ def test_emails_only_when_asked_for_with_an_unsubscribe_link(
         services.challenge_create(challenger=bo, username="ana")
     assert mail.outbox == []
 
-    services.preferences_update(user=ana, email_turns=True, email_challenges=True, language="es")
+    services.preferences_update(
+        user=ana,
+        email_turns=True,
+        email_challenges=True,
+        language="es",
+        email_confirmed="ana@example.com",
+    )
     with django_capture_on_commit_callbacks(execute=True):
         game = slow_game(ana, bo)
     [turn] = mail.outbox
@@ -133,7 +139,7 @@ def test_an_email_goes_out_once(django_capture_on_commit_callbacks):
     from social.tasks import email_notification
 
     ana = UserFactory(email="ana@example.com")
-    services.preferences_update(user=ana, email_challenges=True)
+    services.preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
     with django_capture_on_commit_callbacks(execute=True):
         services.challenge_create(challenger=UserFactory(), username=ana.username)
     notice = Notification.objects.get(user=ana)
