@@ -8,8 +8,11 @@ e-mails an hour to one address.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.core import signing
+from django.core.cache import cache
 from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import translation
@@ -22,7 +25,7 @@ from social.models import Notification
 UNSUBSCRIBE_SALT = "social.unsubscribe"
 UNSUBSCRIBE_CONFIRM_SALT = "social.unsubscribe.confirm"
 UNSUBSCRIBE_CONFIRM_SECONDS = 3600
-"""The confirmation form an expired unsubscribe link shows is good for this long."""
+"""The confirmation form an expired unsubscribe link shows is good for this long, and once."""
 
 
 def unsubscribe_token(user_id: int) -> str:
@@ -61,10 +64,19 @@ def unsubscribe_confirm_token(user_id: int) -> str:
 
 
 def unsubscribe_confirmed_user_id(token: str) -> int | None:
+    """The user of a confirmation form's proof, the first time it is posted (None after)."""
     try:
-        return _user_id(token, UNSUBSCRIBE_CONFIRM_SALT, UNSUBSCRIBE_CONFIRM_SECONDS)
+        user_id = _user_id(token, UNSUBSCRIBE_CONFIRM_SALT, UNSUBSCRIBE_CONFIRM_SECONDS)
     except signing.SignatureExpired:
         return None
+    if user_id is None:
+        return None
+    spent = f"unsubscribe-confirm:{hashlib.sha256(token.encode()).hexdigest()}"
+    try:
+        first = cache.add(spent, 1, timeout=UNSUBSCRIBE_CONFIRM_SECONDS + 1)
+    except Exception:  # the cache (Redis) is down: the proof's hour still bounds it
+        first = True
+    return user_id if first else None
 
 
 def notification_email_send(notification: Notification) -> bool:

@@ -198,7 +198,7 @@ def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(
     client, settings, monkeypatch
 ):
     """A link older than SIESTA_UNSUBSCRIBE_DAYS no longer unsubscribes by itself (a one-click
-    POST of it changes nothing); its page asks, and that form's answer works."""
+    POST of it changes nothing); its page asks, and that form's answer works, once."""
     import time
 
     from django.core import signing
@@ -226,8 +226,11 @@ def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(
     preferences = services.preferences_of(ana.pk)
     assert not preferences.email_turns
     assert not preferences.email_challenges
-    # Another person's proof does not unsubscribe ana.
+    # The proof works once; another person's proof does not unsubscribe ana.
     services.preferences_update(user=ana, email_turns=True)
+    again = client.post(path, {"confirm": found.group(1)})
+    assert "This link is more than 30 days old." in again.content.decode()
+    assert services.preferences_of(ana.pk).email_turns
     from social.emails import unsubscribe_confirm_token
 
     client.post(path, {"confirm": unsubscribe_confirm_token(UserFactory().pk)})
