@@ -528,9 +528,9 @@ def email_confirmation_mail(*, user_id: int, address: str) -> bool:
     return addresses.confirmation_email_send(user, preferences_of(user.pk).language)
 
 
-def email_address_confirm(*, token: str) -> User:
-    """Follow a confirmation link: the address it names becomes the user's confirmed one, if it
-    is still their address (404 for a bad, expired or outdated link)."""
+def email_confirmation_user(*, token: str) -> User:
+    """The person a confirmation link is for, while the address it names is still theirs
+    (404 for a bad, expired or outdated link)."""
     found = addresses.confirm_token_read(token)
     user = None
     if found is not None:
@@ -540,6 +540,12 @@ def email_address_confirm(*, token: str) -> User:
             user = None
     if user is None:
         raise NotFound(_("This confirmation link is not valid or has expired."))
+    return user
+
+
+def email_address_confirm(*, token: str) -> User:
+    """Follow a confirmation link: the address it names becomes the user's confirmed one."""
+    user = email_confirmation_user(token=token)
     preferences_update(user=user, email_confirmed=user.email)
     return user
 

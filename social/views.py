@@ -20,7 +20,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.services import GameServiceError
 from siesta_site import throttling
 from social import services
-from social.addresses import confirm_token_read
 from social.emails import (
     unsubscribe_confirm_token,
     unsubscribe_confirmed_user_id,
@@ -105,17 +104,13 @@ def email_confirm_resend(request: HttpRequest) -> HttpResponse:
 def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link of a confirmation e-mail: a button (GET, so that a mail scanner fetching the
     link confirms nothing) that confirms the address (POST)."""
-    found = confirm_token_read(token)
-    user = get_user_model().objects.filter(pk=found[0]).first() if found else None
-    if user is None or found is None or throttling.email_ident(user.email) != found[1]:
-        raise Http404(_("This confirmation link is not valid or has expired."))
-    done = False
-    if request.method == "POST":
-        try:
-            services.email_address_confirm(token=token)
-        except GameServiceError as exc:
-            raise Http404(exc.message) from None
-        done = True
+    try:
+        if request.method == "POST":
+            user, done = services.email_address_confirm(token=token), True
+        else:
+            user, done = services.email_confirmation_user(token=token), False
+    except GameServiceError as exc:
+        raise Http404(exc.message) from None
     return render(request, "social/email_confirm.html", {"done": done, "who": user})
 
 
@@ -125,7 +120,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """The link of every e-mail: a button (GET) that stops them (POST, also one-click).
 
     A link older than ``SIESTA_UNSUBSCRIBE_DAYS`` no longer acts by itself (one-click POSTs of
-    it are refused): its page asks to confirm, with a form carrying a proof good for an hour."""
+    it are refused): its page asks to confirm, with a form carrying a proof good for an hour,
+    once."""
     user_id = unsubscribe_user_id(token)
     user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     if user is None:
@@ -133,8 +129,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     expired = unsubscribe_expired(token)
     done = False
     if request.method == "POST":
-        proof = unsubscribe_confirmed_user_id(request.POST.get("confirm", ""))
-        if not expired or proof == user.pk:
+        proof = request.POST.get("confirm", "")
+        if not expired or unsubscribe_confirmed_user_id(proof) == user.pk:
             services.preferences_update(user=user, email_turns=False, email_challenges=False)
             done = True
     context = {
