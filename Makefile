@@ -59,15 +59,18 @@ beat: venv
 # The production-like stack (deploy/up.sh, Procfile): nginx on $(HOST):$(PORT) in front of one
 # Daphne per core, Celery workers per queue and beat, PostgreSQL and Redis started when down.
 # Foreground; Ctrl-C (or `make down` from another shell) stops everything.
+# The load benchmark's echo socket is off unless asked for: `make up SIESTA_ECHO_WS=1`.
 HOST ?= 127.0.0.1
 PORT ?= 8000
+SIESTA_ECHO_WS ?= 0
 up: venv
-	HOST=$(HOST) PORT=$(PORT) deploy/up.sh
+	HOST=$(HOST) PORT=$(PORT) SIESTA_ECHO_WS=$(SIESTA_ECHO_WS) deploy/up.sh
 
 down:
 	@if [ -f var/up.pid ] && kill -0 "$$(cat var/up.pid)" 2>/dev/null; then kill -TERM "$$(cat var/up.pid)"; fi
 
-# Load benchmark against a running `make up` (README, Performance): N games over WebSockets.
+# Load benchmark against a running `make up SIESTA_ECHO_WS=1` (README, Performance): N games over
+# WebSockets, and the echo floor (LOADTEST_ARGS=--no-floor against a stack without the echo).
 GAMES ?= 20
 loadtest: venv
 	$(BIN)/python manage.py loadtest --url http://$(HOST):$(PORT) --games $(GAMES) $(LOADTEST_ARGS)

@@ -117,13 +117,13 @@ class TokenApi(_NoCredentialsApi):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        username = throttling.username_ident(data.validated_data["username"])
-        wait = throttling.LOGIN_FAILURES.peek(username)
+        wait = throttling.login_wait(request, data.validated_data["username"])
         if wait is not None:
             raise exceptions.Throttled(wait)
         user = authenticate(request._request, **data.validated_data)
         if user is None:
             raise serializers.ValidationError(_("The username or password is not right."))
+        throttling.record_sign_in(request, data.validated_data["username"])
         return Response(self.OutputSerializer({"token": user_token_issue(user=user)}).data)
 
 

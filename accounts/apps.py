@@ -11,15 +11,17 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.contrib.auth.signals import user_login_failed
+        from django.contrib.auth.signals import user_logged_in, user_login_failed
         from django.db.models.signals import post_save, pre_save
 
         from accounts.receivers import note_password_change, revoke_tokens_on_password_change
-        from siesta_site.throttling import record_login_failure
+        from siesta_site.throttling import record_logged_in, record_login_failure
 
         # Failed sign-ins (login form, API token, anything calling authenticate()) are counted per
-        # username, to lock out distributed guessing (siesta_site/throttling.py).
+        # username and address, delaying that pair (siesta_site/throttling.py); a sign-in ends
+        # the pair's delay and makes its address known.
         user_login_failed.connect(record_login_failure, dispatch_uid="siesta-login-failures")
+        user_logged_in.connect(record_logged_in, dispatch_uid="siesta-login-known")
         # A changed password revokes the user's API token.
         user_model = get_user_model()
         pre_save.connect(note_password_change, sender=user_model, dispatch_uid="siesta-pw-note")

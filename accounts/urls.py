@@ -5,8 +5,9 @@ from django.urls import URLPattern, URLResolver, include, path
 from accounts import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    # The login form is throttled (accounts.views.SiteLoginView); the rest is Django's.
+    # The login and reset forms are throttled (accounts.views); the rest is Django's.
     path("login/", views.SiteLoginView.as_view(), name="login"),
     path("register/", views.register, name="register"),
+    path("password_reset/", views.SitePasswordResetView.as_view(), name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

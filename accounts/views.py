@@ -1,4 +1,5 @@
-"""Pages of accounts: registration and the sign-in forms (throttled like the API's).
+"""Pages of accounts: registration and the sign-in forms (throttled like the API's), and the
+password reset form (throttled, and mailing confirmed addresses only).
 
 The other account pages (logout, password change) are Django's own (``accounts/urls.py``).
 """
@@ -6,13 +7,13 @@ The other account pages (logout, password change) are Django's own (``accounts/u
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from siesta_site import throttling
+from social.services import email_is_confirmed
 
 
 @require_http_methods(["GET", "POST"])
@@ -64,6 +66,31 @@ class SiteLoginView(LoginView):
             form=self.get_form_class()(request), too_many=throttling.wait_words(wait)
         )
         page = self.render_to_response(context, status=429)
+        return _retry_after(page, wait)
+
+
+class ConfirmedAddressResetForm(PasswordResetForm):
+    """Django's reset form, mailing only accounts whose address is confirmed: a link that sets
+    the password must not go to an address nobody proved is theirs (a typo, or a stranger's)."""
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        return (user for user in super().get_users(email) if email_is_confirmed(user))
+
+
+class SitePasswordResetView(PasswordResetView):
+    """Django's reset page, throttled per client address and per e-mail address asked for
+    (whether an account has it or not, so the refusal tells nothing about accounts)."""
+
+    form_class = ConfirmedAddressResetForm
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = throttling.password_reset_wait(request, request.POST.get("email"))
+        if wait is None:
+            return super().post(request, *args, **kwargs)
+        form = self.get_form()
+        form.is_valid()
+        form.add_error("email", throttling.wait_words(wait))
+        page = self.render_to_response(self.get_context_data(form=form), status=429)
         return _retry_after(page, wait)
 
 

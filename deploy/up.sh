@@ -21,7 +21,9 @@ export DJANGO_PRODUCTION=1
 export DJANGO_SECURE_SSL_REDIRECT="${DJANGO_SECURE_SSL_REDIRECT:-0}"
 export DJANGO_ALLOWED_HOSTS="${DJANGO_ALLOWED_HOSTS:-127.0.0.1,localhost}"
 export DJANGO_CSRF_TRUSTED_ORIGINS="${DJANGO_CSRF_TRUSTED_ORIGINS:-http://127.0.0.1:$PORT,http://localhost:$PORT}"
-export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-1}"
+# The load benchmark's echo socket (/ws/echo/<room>/) is off unless asked for:
+# `make up SIESTA_ECHO_WS=1` before `make loadtest`.
+export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"
 export PYTHONUNBUFFERED=1
 
 mkdir -p var/nginx/tmp

@@ -253,6 +253,15 @@ def _mover(ply: int) -> int:
     return 1 + ply % 2
 
 
+async def echo_available(url: str) -> bool:
+    """Whether the site routes the echo socket (``SIESTA_ECHO_WS``, off unless asked for)."""
+    try:
+        async with websockets.connect(f"{ws_base(url)}/ws/echo/probe/", open_timeout=10):
+            return True
+    except (OSError, TimeoutError, websockets.InvalidHandshake):
+        return False
+
+
 async def _echo_pair(
     base: str,
     room: str,

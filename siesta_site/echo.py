@@ -3,7 +3,8 @@
 It does what the game consumer does minus the game: a text frame from one socket goes through the
 channel layer to every socket of the same room (``group_send``, as a move's state does), the
 sender included. No database (but below), no sessions. Routed at ``/ws/echo/<room>/`` only when
-``SIESTA_ECHO_WS`` is on (``make up`` turns it on; a public deployment leaves it off).
+``SIESTA_ECHO_WS`` is on (off by default everywhere, ``make up`` included; the benchmark's stack
+turns it on: ``make up SIESTA_ECHO_WS=1``).
 
 With ``?commit=1`` on PostgreSQL the frame first takes the skeleton of a move's transaction, in
 the same pool of database threads as the game consumer: ``transaction.atomic`` (BEGIN), a row lock

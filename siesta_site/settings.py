@@ -191,6 +191,10 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Siesta <siesta@localhost>")
 SIESTA_SITE_URL = env.str("SIESTA_SITE_URL", default="http://127.0.0.1:8000")
 """The address of the site in e-mails (links to games and to unsubscribe)."""
+SIESTA_UNSUBSCRIBE_DAYS = env.int("SIESTA_UNSUBSCRIBE_DAYS", default=30)
+"""An unsubscribe link older than this asks to confirm (a form) instead of acting at once."""
+SIESTA_EMAIL_CONFIRM_DAYS = env.int("SIESTA_EMAIL_CONFIRM_DAYS", default=3)
+"""The link that confirms an e-mail address is valid this long."""
 
 # Content-Security-Policy (django-csp), in every mode so that tests and development meet it: the
 # site serves all its own assets, and pages have no inline scripts or styles (data for the page
@@ -266,8 +270,20 @@ REST_FRAMEWORK = {
             "anon": env.str("SIESTA_THROTTLE_ANON", default="300/minute"),
             "user": env.str("SIESTA_THROTTLE_USER", default="1200/minute"),
             "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
-            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="20/hour"),
+            "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="5/hour"),
+            "login_failures_user": env.str(
+                "SIESTA_THROTTLE_LOGIN_FAILURES_USER", default="100/hour"
+            ),
             "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
+            # Mail: challenges, notice and confirmation e-mails, password resets (issue 31).
+            "challenge": env.str("SIESTA_THROTTLE_CHALLENGE", default="20/hour"),
+            "challenge_address": env.str("SIESTA_THROTTLE_CHALLENGE_ADDRESS", default="60/hour"),
+            "mail_address": env.str("SIESTA_THROTTLE_MAIL_ADDRESS", default="10/hour"),
+            "email_confirm": env.str("SIESTA_THROTTLE_EMAIL_CONFIRM", default="3/hour"),
+            "password_reset": env.str("SIESTA_THROTTLE_PASSWORD_RESET", default="5/hour"),
+            "password_reset_address": env.str(
+                "SIESTA_THROTTLE_PASSWORD_RESET_ADDRESS", default="3/hour"
+            ),
             # The analysis board's engine calls (learn.api): per user, or per address signed out.
             "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()
@@ -340,7 +356,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
 
-# The load benchmark's bare echo WebSocket (/ws/echo/<room>/, siesta_site/echo.py); `make up` only.
+# The load benchmark's bare echo WebSocket (/ws/echo/<room>/, siesta_site/echo.py): off unless a
+# benchmark asks for it (`make up SIESTA_ECHO_WS=1`).
 SIESTA_ECHO_WS = env.bool("SIESTA_ECHO_WS", default=False)
 
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_EAGER", default=REDIS_URL is None)

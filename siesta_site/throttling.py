@@ -10,10 +10,20 @@ off), read on every check so that a settings override applies at once. Scopes:
 - ``anon`` / ``user``: every API request, per client address / per signed-in user;
 - ``auth``: sign-in attempts (``POST /api/auth/token/`` and the login form, one shared count) per
   client address;
-- ``login_failures``: failed sign-ins per username, from any address; once reached, that username
-  cannot sign in until the window ends (distributed guessing of one password);
+- ``login_failures``: failed sign-ins per (username, client address) pair that go without delay;
+  past them, each further failure of that pair makes it wait longer before the next attempt
+  (1 s, 2 s, 4 s... up to ``LOGIN_DELAY_MAX``). The pair's count and delay end with a successful
+  sign-in. Failures from other addresses never delay the owner's own address;
+- ``login_failures_user``: failed sign-ins per username from every address, a far higher ceiling
+  against guessing from many addresses; once reached, that username can be tried only from an
+  address it signed in from before (``KNOWN_ADDRESS_DAYS``) until the window ends;
 - ``register``: accounts created (``POST /api/auth/register/`` and the register form) per client
-  address; an attempt that is refused for its content is given back.
+  address; an attempt that is refused for its content is given back;
+- ``challenge`` / ``challenge_address``: challenges created per challenger / per client address;
+- ``mail_address``: notice and confirmation e-mails to one address (whoever causes them);
+- ``email_confirm``: confirmation e-mails a person asks for (set or resend an address);
+- ``password_reset`` / ``password_reset_address``: reset requests per client address / reset
+  e-mails per address.
 
 The client address is ``REMOTE_ADDR``, or the address ``NUM_PROXIES`` trusted proxies put in
 ``X-Forwarded-For`` (DRF's rule; with 0 proxies the header is ignored, so it cannot be forged).
@@ -72,6 +82,16 @@ class Limit:
 
     def hit(self, ident: str) -> float | None:
         """Count one; the seconds to wait when that went over the limit, else None."""
+        counted = self.count(ident)
+        if counted is None:
+            return None
+        count, left = counted
+        rate = self.rate
+        return left if rate is not None and count > rate.count else None
+
+    def count(self, ident: str) -> tuple[int, float] | None:
+        """Count one; the count so far in this window and the seconds left of it (None: no
+        limit, or the cache is down)."""
         rate = self.rate
         if rate is None:
             return None
@@ -88,7 +108,7 @@ class Limit:
             # must keep working through an outage (README, Reliability).
             logger.warning("throttle %s: the cache is unavailable, not counting", self.scope)
             return None
-        return left if count > rate.count else None
+        return int(count), left
 
     def peek(self, ident: str) -> float | None:
         """The seconds to wait when the limit is already reached, else None; counts nothing."""
@@ -112,10 +132,32 @@ class Limit:
         with contextlib.suppress(Exception):  # gone already, or the cache is down
             cache.decr(key)
 
+    def clear(self, ident: str) -> None:
+        """Forget this window's count (a success that ends a run of failures)."""
+        rate = self.rate
+        if rate is None:
+            return
+        key, _left = self._window(rate, ident)
+        with contextlib.suppress(Exception):  # the cache is down: nothing to forget
+            cache.delete(key)
+
 
 AUTH = Limit("auth")
 LOGIN_FAILURES = Limit("login_failures")
+LOGIN_FAILURES_USER = Limit("login_failures_user")
 REGISTER = Limit("register")
+CHALLENGE = Limit("challenge")
+CHALLENGE_ADDRESS = Limit("challenge_address")
+MAIL_ADDRESS = Limit("mail_address")
+EMAIL_CONFIRM = Limit("email_confirm")
+PASSWORD_RESET = Limit("password_reset")
+PASSWORD_RESET_ADDRESS = Limit("password_reset_address")
+
+LOGIN_DELAY_MAX = 300.0
+"""The longest wait a run of failed sign-ins of one (username, address) pair imposes."""
+
+KNOWN_ADDRESS_DAYS = 30
+"""An address a username signed in from stays known (exempt from its ceiling) this long."""
 
 
 def client_address(request: Any) -> str:
@@ -125,6 +167,11 @@ def client_address(request: Any) -> str:
 
 def username_ident(username: Any) -> str:
     return str(username or "").strip().casefold()[:150]
+
+
+def email_ident(address: Any) -> str:
+    """One identity per mailbox, whatever the case it is written in."""
+    return str(address or "").strip().casefold()[:254]
 
 
 def wait_words(seconds: float) -> str:
@@ -148,19 +195,87 @@ def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
 
 
+def _pair(username: Any, address: str) -> str:
+    return f"{username_ident(username)}|{address}"
+
+
+def _delay_key(pair: str) -> str:
+    return f"throttle:login_delay:{pair}"
+
+
+def _known_key(username: Any, address: str) -> str:
+    return f"throttle:login_known:{_pair(username, address)}"
+
+
 def record_login_failure(
     sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any
 ) -> None:
-    """``user_login_failed`` receiver: one more failure for that username."""
+    """``user_login_failed`` receiver: one more failure for that username, and for the pair of
+    that username and the request's address; past the pair's free failures, a growing delay
+    before the pair's next attempt (stored as the time it ends, so no thread sleeps)."""
     username = credentials.get("username")
-    if username:
-        LOGIN_FAILURES.hit(username_ident(username))
+    if not username:
+        return
+    LOGIN_FAILURES_USER.hit(username_ident(username))
+    if request is None:
+        return
+    pair = _pair(username, client_address(request))
+    counted, rate = LOGIN_FAILURES.count(pair), LOGIN_FAILURES.rate
+    if counted is None or rate is None or counted[0] <= rate.count:
+        return
+    delay = min(LOGIN_DELAY_MAX, 2.0 ** min(counted[0] - rate.count - 1, 16))
+    with contextlib.suppress(Exception):  # the cache is down: no delay (see ``Limit.hit``)
+        cache.set(_delay_key(pair), time.time() + delay, timeout=math.ceil(delay) + 1)
+
+
+def record_sign_in(request: Any, username: Any) -> None:
+    """A successful sign-in: the pair's failures and delay end, and the address becomes known
+    to that username (it may sign in past the username's ceiling)."""
+    address = client_address(request)
+    pair = _pair(username, address)
+    LOGIN_FAILURES.clear(pair)
+    with contextlib.suppress(Exception):  # the cache is down: nothing to remember
+        cache.delete(_delay_key(pair))
+        cache.set(_known_key(username, address), 1, timeout=KNOWN_ADDRESS_DAYS * 86400)
+
+
+def record_logged_in(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:
+    """``user_logged_in`` receiver (the login forms): see ``record_sign_in``."""
+    if request is not None and user is not None:
+        record_sign_in(request, user.get_username())
+
+
+def login_wait(request: Any, username: Any) -> float | None:
+    """The seconds before the request's address may try ``username`` again, else None: the
+    pair's own delay, or the username's ceiling when the address is not a known one."""
+    address = client_address(request)
+    try:
+        until = cache.get(_delay_key(_pair(username, address)))
+        known = cache.get(_known_key(username, address)) is not None
+    except Exception:  # the cache is down: see ``Limit.hit``
+        return None
+    if until is not None and until > time.time():
+        return float(until - time.time())
+    return None if known else LOGIN_FAILURES_USER.peek(username_ident(username))
 
 
 def sign_in_wait(request: HttpRequest, username: Any) -> float | None:
     """Count a sign-in attempt from the request's address; the seconds to wait when that address
-    or that username is over its limit, else None."""
-    return AUTH.hit(client_address(request)) or LOGIN_FAILURES.peek(username_ident(username))
+    is over its limit or must wait before trying that username again, else None."""
+    return AUTH.hit(client_address(request)) or login_wait(request, username)
+
+
+def challenge_wait(request: Any, user: Any) -> float | None:
+    """Count a challenge about to be made, per challenger and per client address; the seconds
+    to wait when either is over its limit, else None."""
+    return CHALLENGE.hit(str(user.pk)) or CHALLENGE_ADDRESS.hit(client_address(request))
+
+
+def password_reset_wait(request: Any, address: Any) -> float | None:
+    """Count a password reset asked for, per client address and per e-mail address."""
+    return PASSWORD_RESET.hit(client_address(request)) or PASSWORD_RESET_ADDRESS.hit(
+        email_ident(address)
+    )
 
 
 # -- DRF throttle classes ------------------------------------------------------------------------

@@ -7,13 +7,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.models import Game
 from games.selectors import game_or_not_found
+from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from social import presence, services
@@ -187,12 +188,16 @@ class ChallengeListCreateApi(SiestaApi):
                 e400="Invalid settings, or oneself.",
                 e404="No such player.",
                 e409="A challenge to this player is already pending.",
+                e429="Too many challenges from this player or address; see Retry-After.",
             ),
         },
     )
     def post(self, request: Request) -> Response:
         data = ChallengeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        wait = throttling.challenge_wait(request, signed_in_user(request))
+        if wait is not None:
+            raise exceptions.Throttled(wait)
         challenge = services.challenge_create(
             challenger=signed_in_user(request), **data.validated_data
         )

@@ -12,6 +12,7 @@ from siesta_site.celery import app
 
 MATCH_SEEKS = "social.tasks.match_seeks"
 EMAIL_NOTIFICATION = "social.tasks.email_notification"
+EMAIL_CONFIRMATION = "social.tasks.email_confirmation"
 
 
 def enqueue_matcher() -> None:
@@ -22,3 +23,8 @@ def enqueue_matcher() -> None:
 def enqueue_email(notification_id: int) -> None:
     """E-mail one notice (raises when the broker cannot take it)."""
     app.tasks[EMAIL_NOTIFICATION].delay(notification_id)
+
+
+def enqueue_confirmation(user_id: int, address: str) -> None:
+    """Mail the link confirming ``address`` to the user (raises when the broker cannot take it)."""
+    app.tasks[EMAIL_CONFIRMATION].delay(user_id, address)

@@ -212,6 +212,11 @@ class Preferences(models.Model):
     language = models.CharField(
         max_length=10, blank=True, help_text="The language of e-mails (set when saving these)."
     )
+    email_confirmed = models.EmailField(
+        blank=True,
+        help_text="The address the person confirmed by the link mailed to it. The account's "
+        "address is confirmed while it is this one; no notice is mailed to it otherwise.",
+    )
 
     class Meta:
         verbose_name_plural = "preferences"

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from social import services
 from social.emails import notification_email_send
-from social.enqueue import EMAIL_NOTIFICATION, MATCH_SEEKS
+from social.enqueue import EMAIL_CONFIRMATION, EMAIL_NOTIFICATION, MATCH_SEEKS
 from social.models import Notification
 
 
@@ -28,3 +28,9 @@ def email_notification(notification_id: int) -> bool:
         return False
     notification = Notification.objects.select_related("user").get(pk=notification_id)
     return notification_email_send(notification)
+
+
+@shared_task(name=EMAIL_CONFIRMATION)  # type: ignore[untyped-decorator]
+def email_confirmation(user_id: int, address: str) -> bool:
+    """Mail the link confirming ``address``, unless the user's address has changed since."""
+    return services.email_confirmation_mail(user_id=user_id, address=address)

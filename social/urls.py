@@ -8,6 +8,12 @@ urlpatterns = [
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/preferences/", views.preferences, name="notification_preferences"),
     path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path(
+        "notifications/preferences/confirm/",
+        views.email_confirm_resend,
+        name="email_confirm_resend",
+    ),
+    path("notifications/confirm/<str:token>/", views.email_confirm, name="email_confirm"),
     path("users/<str:username>/challenge/", views.challenge_create, name="challenge_create"),
     path(
         "challenges/<int:challenge_id>/<str:answer>/",

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,8 +18,14 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.services import GameServiceError
+from siesta_site import throttling
 from social import services
-from social.emails import unsubscribe_user_id
+from social.emails import (
+    unsubscribe_confirm_token,
+    unsubscribe_confirmed_user_id,
+    unsubscribe_expired,
+    unsubscribe_user_id,
+)
 from social.forms import ChallengeForm, PreferencesForm
 
 
@@ -52,6 +60,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
+    """The notice preferences and the e-mail address, with whether it is confirmed."""
     user = _user(request)
     current = services.preferences_of(user.pk)
     initial = {
@@ -63,31 +72,75 @@ def preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        user.email = data.pop("email")
-        user.save(update_fields=["email"])
+        email = data.pop("email")
         services.preferences_update(user=user, language=get_language() or "", **data)
         messages.success(request, _("Your preferences are saved."))
+        _confirmation_told(request, *services.email_address_set(user=user, email=email))
         return redirect("notification_preferences")
-    return render(request, "social/preferences.html", {"form": form})
+    confirmed = services.email_is_confirmed(user)
+    return render(request, "social/preferences.html", {"form": form, "confirmed": confirmed})
+
+
+def _confirmation_told(request: HttpRequest, sent: bool, wait: float | None) -> None:
+    """Tell whether the confirmation link went out, or how long to wait before asking again."""
+    if wait is not None:
+        messages.error(request, throttling.wait_words(wait))
+    elif sent:
+        messages.info(
+            request,
+            _("We sent a confirmation link to %(email)s.") % {"email": _user(request).email},
+        )
+
+
+@login_required
+@require_POST
+def email_confirm_resend(request: HttpRequest) -> HttpResponse:
+    """ "Send the link again", throttled (``email_confirm`` and ``mail_address``)."""
+    _confirmation_told(request, *services.email_confirmation_send(user=_user(request)))
+    return redirect("notification_preferences")
+
+
+@require_http_methods(["GET", "POST"])
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of a confirmation e-mail: a button (GET, so that a mail scanner fetching the
+    link confirms nothing) that confirms the address (POST)."""
+    try:
+        if request.method == "POST":
+            user, done = services.email_address_confirm(token=token), True
+        else:
+            user, done = services.email_confirmation_user(token=token), False
+    except GameServiceError as exc:
+        raise Http404(exc.message) from None
+    return render(request, "social/email_confirm.html", {"done": done, "who": user})
 
 
 @csrf_exempt  # the signed token is the proof; mail clients' one-click POST carries no CSRF token
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """The link of every e-mail: a button (GET) that stops them (POST, also one-click)."""
-    user_id = unsubscribe_user_id(token)
-    if user_id is None:
-        raise Http404(_("This unsubscribe link is not valid."))
-    from django.contrib.auth import get_user_model
+    """The link of every e-mail: a button (GET) that stops them (POST, also one-click).
 
-    user = get_user_model().objects.filter(pk=user_id).first()
+    A link older than ``SIESTA_UNSUBSCRIBE_DAYS`` no longer acts by itself (one-click POSTs of
+    it are refused): its page asks to confirm, with a form carrying a proof good for an hour,
+    once."""
+    user_id = unsubscribe_user_id(token)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     if user is None:
         raise Http404(_("This unsubscribe link is not valid."))
+    expired = unsubscribe_expired(token)
     done = False
     if request.method == "POST":
-        services.preferences_update(user=user, email_turns=False, email_challenges=False)
-        done = True
-    return render(request, "social/unsubscribe.html", {"done": done, "who": user})
+        proof = request.POST.get("confirm", "")
+        if not expired or unsubscribe_confirmed_user_id(proof) == user.pk:
+            services.preferences_update(user=user, email_turns=False, email_challenges=False)
+            done = True
+    context = {
+        "done": done,
+        "who": user,
+        "expired": expired,
+        "days": settings.SIESTA_UNSUBSCRIBE_DAYS,
+        "confirm": unsubscribe_confirm_token(user.pk) if expired and not done else "",
+    }
+    return render(request, "social/unsubscribe.html", context)
 
 
 @login_required
@@ -96,6 +149,10 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     form = ChallengeForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the settings of the challenge."))
+        return redirect("profile", username)
+    wait = throttling.challenge_wait(request, _user(request))
+    if wait is not None:
+        messages.error(request, throttling.wait_words(wait))
         return redirect("profile", username)
     try:
         services.challenge_create(

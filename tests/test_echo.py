@@ -42,6 +42,45 @@ def test_the_echo_route_is_off_unless_asked_for():
     assert all("echo" not in str(p.pattern) for p in websocket_urlpatterns)
 
 
+async def test_the_site_refuses_an_echo_socket_by_default():
+    """Issue 31: 20 anonymous echo sockets made 2,006 commits in 8 s on a default ``make up``.
+    The site's own ASGI application (not a router of this test) refuses the handshake."""
+    from siesta_site.asgi import application as site
+
+    socket = WebsocketCommunicator(site, "/ws/echo/a/?commit=1")
+    connected, _code = await socket.connect()
+    assert not connected
+
+
+def test_make_up_leaves_the_echo_socket_off_unless_asked_for():
+    """``make up`` passes ``SIESTA_ECHO_WS`` (default 0) to deploy/up.sh, whose own default is
+    0 too: only ``make up SIESTA_ECHO_WS=1`` (the benchmark's stack) routes it."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from django.conf import settings
+
+    root = Path(settings.BASE_DIR)
+    up = (root / "deploy" / "up.sh").read_text()
+    assert 'export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"' in up
+    env = {k: v for k, v in os.environ.items() if k != "SIESTA_ECHO_WS"}
+
+    def dry_run(*args: str) -> str:
+        return subprocess.run(
+            ["make", "-n", "-s", "up", *args],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    dry, asked = dry_run(), dry_run("SIESTA_ECHO_WS=1")
+    assert "SIESTA_ECHO_WS=0 deploy/up.sh" in dry
+    assert "SIESTA_ECHO_WS=1 deploy/up.sh" in asked
+
+
 @pytest.mark.requires_postgres
 async def test_with_commit_the_frame_is_sent_after_its_transaction_takes_the_rooms_lock():
     """``?commit=1`` (``loadtest --commit-floor``): the skeleton of a move's transaction before the

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,54 @@ def test_the_register_form_refuses_a_password_of_only_spaces(client):
     assert page.status_code == 200
     assert "Your password cannot be only spaces." in page.content.decode()
     assert not get_user_model().objects.filter(username="blanca").exists()
+
+
+RESET = "/accounts/password_reset/"
+
+
+def test_a_password_reset_is_mailed_to_a_confirmed_address_only(client):
+    """The reset link sets the password: it goes only to an address its owner proved is theirs
+    (an unconfirmed one may be a typo, or a stranger's)."""
+    from django.core import mail
+
+    from social import services
+
+    confirmed = UserFactory(username="ana", email="ana@example.com")
+    services.preferences_update(user=confirmed, email_confirmed="ana@example.com")
+    UserFactory(username="bo", email="bo@example.com")  # never confirmed
+
+    assert client.post(RESET, {"email": "bo@example.com"}).status_code == 302
+    assert mail.outbox == []
+    assert client.post(RESET, {"email": "ANA@example.com"}).status_code == 302
+    [sent] = mail.outbox
+    assert sent.to == ["ana@example.com"]
+    assert "/accounts/reset/" in sent.body
+
+
+def test_password_resets_are_throttled_per_address_asked_for_and_per_client(
+    client, settings, real_throttles
+):
+    from django.core import mail
+
+    from siesta_site.throttling import Rate
+    from social import services
+
+    per_address = Rate.parse(real_throttles["password_reset_address"])
+    per_client = Rate.parse(real_throttles["password_reset"])
+    assert per_address is not None
+    assert per_client is not None
+    assert per_address.count < per_client.count
+    ana = UserFactory(username="ana", email="ana@example.com")
+    services.preferences_update(user=ana, email_confirmed=ana.email)
+    for _ in range(per_address.count):
+        assert client.post(RESET, {"email": "ana@example.com"}).status_code == 302
+    refused = client.post(RESET, {"email": "ana@example.com"}, HTTP_ACCEPT_LANGUAGE="es")
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= per_address.seconds
+    assert "Demasiados intentos" in refused.content.decode()
+    assert len(mail.outbox) == per_address.count
+    # The client's own limit: other addresses, one by one, until it is reached.
+    spent = per_address.count + 1
+    for number in range(per_client.count - spent):
+        assert client.post(RESET, {"email": f"x{number}@example.com"}).status_code == 302
+    assert client.post(RESET, {"email": "new@example.com"}).status_code == 429

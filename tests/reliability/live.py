@@ -61,7 +61,20 @@ def port_open(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-THROTTLE_SCOPES = ("ANON", "USER", "AUTH", "LOGIN_FAILURES", "REGISTER")
+THROTTLE_SCOPES = (
+    "ANON",
+    "USER",
+    "AUTH",
+    "LOGIN_FAILURES",
+    "LOGIN_FAILURES_USER",
+    "REGISTER",
+    "CHALLENGE",
+    "CHALLENGE_ADDRESS",
+    "MAIL_ADDRESS",
+    "EMAIL_CONFIRM",
+    "PASSWORD_RESET",
+    "PASSWORD_RESET_ADDRESS",
+)
 
 
 def site_env(**values: str) -> dict[str, str]:

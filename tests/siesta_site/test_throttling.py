@@ -1,6 +1,6 @@
-"""Throttles, with the real limits: sign-in attempts per address and failures per username (API
-token and login form share them), registrations per address (API and form), and the general
-per-client API limits. Every refusal is a 429 with Retry-After."""
+"""Throttles, with the real limits: sign-in attempts per address and failures per username and
+address (API token and login form share them), registrations per address (API and form), and the
+general per-client API limits. Every refusal is a 429 with Retry-After."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def test_wrong_passwords_on_the_token_api_are_throttled_per_address(real_throttl
     user = UserFactory()
     limit = limit_of(real_throttles, "auth")
     client = from_address("203.0.113.5")
-    for _ in range(limit.count):
-        wrong = client.post(TOKEN, {"username": user.username, "password": "nope"}, format="json")
+    for n in range(limit.count):  # other names each time: the address's limit alone
+        wrong = client.post(TOKEN, {"username": f"guess{n}", "password": "nope"}, format="json")
         assert wrong.status_code == 400
 
     refused = client.post(TOKEN, {"username": user.username, "password": PASSWORD}, format="json")
@@ -83,10 +83,10 @@ def test_the_login_form_is_throttled_with_the_same_count_as_the_api(client, real
     limit = limit_of(real_throttles, "auth")
     api = APIClient(REMOTE_ADDR="127.0.0.1")  # the test client's address too
     half = limit.count // 2
-    for _ in range(half):
-        api.post(TOKEN, {"username": user.username, "password": "nope"}, format="json")
-    for _ in range(limit.count - half):
-        page = client.post(LOGIN, {"username": user.username, "password": "nope"})
+    for n in range(half):
+        api.post(TOKEN, {"username": f"guess{n}", "password": "nope"}, format="json")
+    for n in range(limit.count - half):
+        page = client.post(LOGIN, {"username": f"other{n}", "password": "nope"})
         assert page.status_code == 200
 
     refused = client.post(LOGIN, {"username": user.username, "password": PASSWORD})
@@ -105,30 +105,103 @@ def test_the_login_form_says_it_in_the_visitors_language(client, real_throttles)
     assert "Demasiados intentos" in page.content.decode()
 
 
-def test_failures_on_one_username_lock_it_from_every_address(real_throttles):
-    """Guessing one password from many addresses: after the limit, that username cannot sign in
-    (right password or not) until the window ends; other accounts can."""
-    victim, bystander = UserFactory(), UserFactory()
-    failures = limit_of(real_throttles, "login_failures")
-    for attempt in range(failures.count):
-        wrong = from_address(f"198.51.100.{attempt + 1}").post(
-            TOKEN, {"username": victim.username.upper(), "password": "guess"}, format="json"
-        )
-        assert wrong.status_code == 400
+class Clock:
+    """The throttles' clock, moved by hand: starts at the beginning of an hour's window."""
 
-    locked = from_address("192.0.2.1").post(
-        TOKEN, {"username": victim.username, "password": PASSWORD}, format="json"
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0 - 1_800_000_000 % 3600 + 1
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from siesta_site import throttling
+
+    fake = Clock()
+    monkeypatch.setattr(throttling, "time", fake)
+    return fake
+
+
+def token(address: str, username: str, password: str):
+    return from_address(address).post(
+        TOKEN, {"username": username, "password": password}, format="json"
     )
+
+
+def test_failures_delay_their_own_address_only_and_the_delay_grows(real_throttles, clock):
+    """Issue 31: 20 bad passwords from anywhere locked the owner out for an hour. Now failures
+    count per (username, address): past the free ones, that pair waits 1 s, then 2 s, 4 s...
+    (a 429 saying so, the thread never sleeps), while the owner's own address is not held."""
+    victim = UserFactory()
+    free = limit_of(real_throttles, "login_failures")
+    attacker = "198.51.100.1"
+    for _ in range(free.count):
+        assert token(attacker, victim.username.upper(), "guess").status_code == 400
+    # The first failure past the free ones: a wait of 1 s, then 2 s, then 4 s.
+    for expected in (1, 2, 4):
+        clock.now += 60  # a new minute: the address's own limit (``auth``) is not what answers
+        assert token(attacker, victim.username, "guess").status_code == 400
+        refused = token(attacker, victim.username, PASSWORD)
+        assert_throttled(refused, within=expected)
+        assert int(refused["Retry-After"]) == expected
+        clock.now += expected - 0.5
+        assert token(attacker, victim.username, PASSWORD).status_code == 429
+        clock.now += 0.5
+    # The owner, from their own address, was never held back: API and form alike.
+    assert token("192.0.2.1", victim.username, PASSWORD).status_code == 200
     form = APIClient(REMOTE_ADDR="192.0.2.2").post(
         LOGIN, {"username": victim.username, "password": PASSWORD}
     )
-    fine = from_address("192.0.2.3").post(
-        TOKEN, {"username": bystander.username, "password": PASSWORD}, format="json"
+    assert form.status_code == 302
+
+
+def test_the_login_form_says_how_long_to_wait(client, real_throttles, clock):
+    victim = UserFactory()
+    free = limit_of(real_throttles, "login_failures")
+    for _ in range(free.count + 1):
+        assert client.post(LOGIN, {"username": victim.username, "password": "x"}).status_code == 200
+
+    refused = client.post(
+        LOGIN, {"username": victim.username, "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="de"
     )
 
-    assert_throttled(locked, within=failures.seconds)
-    assert_throttled(form, within=failures.seconds)
-    assert fine.status_code == 200
+    assert_throttled(refused, within=1)
+    assert "Zu viele Versuche" in refused.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_sign_in_ends_the_pairs_delay(real_throttles, clock):
+    """The owner who mistyped a few times and then got it right starts again from zero."""
+    owner = UserFactory()
+    free = limit_of(real_throttles, "login_failures")
+    for _ in range(free.count):
+        assert token("192.0.2.7", owner.username, "typo").status_code == 400
+    assert token("192.0.2.7", owner.username, PASSWORD).status_code == 200
+    clock.now += 60  # a new minute for the address's own limit (``auth``)
+    for _ in range(free.count):
+        assert token("192.0.2.7", owner.username, "typo").status_code == 400
+    assert token("192.0.2.7", owner.username, PASSWORD).status_code == 200
+
+
+def test_the_usernames_ceiling_spares_the_addresses_it_signed_in_from(
+    settings, real_throttles, clock
+):
+    """Guessing one password from very many addresses: once the username's far higher ceiling is
+    reached, only addresses that username signed in from before may still try it."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**real_throttles, "login_failures_user": "6/hour"},
+    }
+    victim, bystander = UserFactory(), UserFactory()
+    assert token("192.0.2.1", victim.username, PASSWORD).status_code == 200  # the owner's home
+    for attempt in range(6):
+        assert token(f"198.51.100.{attempt + 1}", victim.username, "guess").status_code == 400
+
+    assert_throttled(token("198.51.100.50", victim.username, PASSWORD), within=3600)
+    assert token("192.0.2.1", victim.username, PASSWORD).status_code == 200
+    assert token("198.51.100.50", bystander.username, PASSWORD).status_code == 200
 
 
 def test_registrations_are_throttled_per_address(real_throttles):
@@ -219,8 +292,8 @@ def test_counts_live_in_redis_shared_by_every_server_process(settings, real_thro
 
 def test_the_admin_login_shares_the_limit(client, real_throttles):
     limit = limit_of(real_throttles, "auth")
-    for _ in range(limit.count):
-        page = client.post("/admin/login/", {"username": "root", "password": "nope"})
+    for n in range(limit.count):
+        page = client.post("/admin/login/", {"username": f"root{n}", "password": "nope"})
         assert page.status_code == 200
 
     refused = client.post("/admin/login/", {"username": "root", "password": "nope"})

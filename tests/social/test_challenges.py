@@ -170,3 +170,66 @@ async def test_the_challenged_person_gets_it_live_and_on_the_next_visit(sockets)
     update = await receive_type(challenger, "challenge")
     assert update["challenge"]["status"] == "accepted"
     assert update["challenge"]["game"] == accepted.game_id
+
+
+def test_challenges_are_throttled_per_challenger_with_429_and_no_mail(db, real_throttles, settings):
+    """Issue 31: 40 challenge+cancel pairs sent 40 mails. Past the challenger's limit a challenge
+    is refused (429, the API's error body, Retry-After) and makes no notice and no mail."""
+    from django.core import mail
+
+    from siesta_site.throttling import Rate
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    limit = Rate.parse(real_throttles["challenge"])
+    assert limit is not None
+    ana = UserFactory(username="ana")
+    bo = UserFactory(username="bo", email="bo@example.com")
+    services.preferences_update(user=bo, email_challenges=True, email_confirmed=bo.email)
+    client = APIClient(REMOTE_ADDR="203.0.113.40")
+    client.force_authenticate(ana)
+    for _ in range(limit.count):
+        created = client.post("/api/challenges/", {"username": "bo"}, format="json")
+        assert created.status_code == 201
+        assert client.delete(f"/api/challenges/{created.json()['id']}/").status_code == 200
+    sent = len(mail.outbox)
+
+    refused = client.post("/api/challenges/", {"username": "bo"}, format="json")
+
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= limit.seconds
+    assert refused.json()["error"]
+    assert Challenge.objects.filter(challenger=ana).count() == limit.count
+    assert len(mail.outbox) == sent
+    # Listing is not counted; another challenger is not held back.
+    assert client.get("/api/challenges/").status_code == 200
+    other = APIClient(REMOTE_ADDR="203.0.113.41")
+    other.force_authenticate(UserFactory())
+    assert other.post("/api/challenges/", {"username": "bo"}, format="json").status_code == 201
+
+
+def test_challenges_are_throttled_per_address_across_accounts(db, real_throttles, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**real_throttles, "challenge_address": "3/hour"},
+    }
+    UserFactory(username="bo")
+    for number in range(4):
+        client = APIClient(REMOTE_ADDR="203.0.113.42")
+        client.force_authenticate(UserFactory(username=f"sock{number}"))
+        answer = client.post("/api/challenges/", {"username": "bo"}, format="json")
+        assert answer.status_code == (201 if number < 3 else 429)
+
+
+def test_the_profile_page_says_a_challenge_is_throttled(client, pair, settings, real_throttles):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**real_throttles, "challenge": "1/hour"},
+    }
+    ana, _bo = pair
+    client.force_login(ana)
+    form = {"variant": "standard", "turn_seconds": 120, "rated": "1"}
+    client.post("/users/bo/challenge/", form)
+    services.challenge_cancel(challenge_id=Challenge.objects.get().pk, user=ana)
+    page = client.post("/users/bo/challenge/", form, follow=True, HTTP_ACCEPT_LANGUAGE="it")
+    assert "Troppi tentativi" in page.content.decode()
+    assert Challenge.objects.count() == 1

@@ -97,7 +97,13 @@ def test_emails_only_when_asked_for_with_an_unsubscribe_link(
         services.challenge_create(challenger=bo, username="ana")
     assert mail.outbox == []
 
-    services.preferences_update(user=ana, email_turns=True, email_challenges=True, language="es")
+    services.preferences_update(
+        user=ana,
+        email_turns=True,
+        email_challenges=True,
+        language="es",
+        email_confirmed="ana@example.com",
+    )
     with django_capture_on_commit_callbacks(execute=True):
         game = slow_game(ana, bo)
     [turn] = mail.outbox
@@ -133,7 +139,7 @@ def test_an_email_goes_out_once(django_capture_on_commit_callbacks):
     from social.tasks import email_notification
 
     ana = UserFactory(email="ana@example.com")
-    services.preferences_update(user=ana, email_challenges=True)
+    services.preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
     with django_capture_on_commit_callbacks(execute=True):
         services.challenge_create(challenger=UserFactory(), username=ana.username)
     notice = Notification.objects.get(user=ana)
@@ -186,3 +192,91 @@ def test_each_round_of_a_tournament_is_announced_to_its_players():
     rounds = sorted(notices.values_list("params__round", flat=True))
     assert rounds.count(1) == 3
     assert rounds.count(2) == 3
+
+
+def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(
+    client, settings, monkeypatch
+):
+    """A link older than SIESTA_UNSUBSCRIBE_DAYS no longer unsubscribes by itself (a one-click
+    POST of it changes nothing); its page asks, and that form's answer works, once."""
+    import time
+
+    from django.core import signing
+
+    from social.emails import unsubscribe_token
+
+    settings.SIESTA_UNSUBSCRIBE_DAYS = 30
+    ana = UserFactory(username="ana")
+    services.preferences_update(user=ana, email_turns=True, email_challenges=True)
+    now = time.time
+    with monkeypatch.context() as then:  # a link mailed 31 days ago
+        then.setattr(signing.time, "time", lambda: now() - 31 * 86400)
+        path = f"/notifications/unsubscribe/{unsubscribe_token(ana.pk)}/"
+
+    one_click = client.post(path)
+    assert one_click.status_code == 200
+    assert services.preferences_of(ana.pk).email_turns
+    page = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "This link is more than 30 days old." in page
+    found = re.search(r'name="confirm" value="([^"]+)"', page)
+    assert found is not None
+
+    done = client.post(path, {"confirm": found.group(1)})
+    assert "Done: ana gets no more e-mails" in done.content.decode()
+    preferences = services.preferences_of(ana.pk)
+    assert not preferences.email_turns
+    assert not preferences.email_challenges
+    # The proof works once; another person's proof does not unsubscribe ana.
+    services.preferences_update(user=ana, email_turns=True)
+    again = client.post(path, {"confirm": found.group(1)})
+    assert "This link is more than 30 days old." in again.content.decode()
+    assert services.preferences_of(ana.pk).email_turns
+    from social.emails import unsubscribe_confirm_token
+
+    client.post(path, {"confirm": unsubscribe_confirm_token(UserFactory().pk)})
+    assert services.preferences_of(ana.pk).email_turns
+
+
+def test_a_link_within_its_days_unsubscribes_on_one_click(client, settings):
+    from social.emails import unsubscribe_token
+
+    settings.SIESTA_UNSUBSCRIBE_DAYS = 30
+    ana = UserFactory(username="ana")
+    services.preferences_update(user=ana, email_turns=True)
+    path = f"/notifications/unsubscribe/{unsubscribe_token(ana.pk)}/"
+    assert "more than" not in client.get(path).content.decode()
+    assert client.post(path).status_code == 200
+    assert not services.preferences_of(ana.pk).email_turns
+
+
+def test_no_notice_is_mailed_to_an_unconfirmed_address(django_capture_on_commit_callbacks):
+    ana = UserFactory(username="ana", email="ana@example.com")
+    services.preferences_update(user=ana, email_turns=True, email_challenges=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.challenge_create(challenger=UserFactory(), username="ana")
+        slow_game(ana, UserFactory())
+    assert mail.outbox == []
+    # Confirmed once, then changed elsewhere (the admin): unconfirmed again.
+    services.preferences_update(user=ana, email_confirmed="ana@example.com")
+    ana.email = "someone@else.example"
+    ana.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.challenge_create(challenger=UserFactory(), username="ana")
+    assert mail.outbox == []
+
+
+def test_mails_to_one_address_are_capped_per_hour(
+    real_throttles, django_capture_on_commit_callbacks
+):
+    from siesta_site.throttling import Rate
+
+    limit = Rate.parse(real_throttles["mail_address"])
+    assert limit is not None
+    ana = UserFactory(username="ana", email="ana@example.com")
+    services.preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(limit.count + 3):
+            services.challenge_create(challenger=UserFactory(), username="ana")
+    assert len(mail.outbox) == limit.count
+    # The notices themselves are all on the site.
+    assert Notification.objects.filter(user=ana, kind="challenge").count() == limit.count + 3

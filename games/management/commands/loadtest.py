@@ -19,7 +19,7 @@ from typing import Any
 
 import psutil
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import loadtest
 
@@ -49,6 +49,14 @@ class Command(BaseCommand):
         url, games, think = options["url"], options["games"], options["think"]
         duration, steady = options["duration"], options["steady"]
         database = str(settings.DATABASES["default"]["NAME"])
+        floors = [] if options["no_floor"] else [("floor", False)]
+        if options["commit_floor"]:
+            floors.append(("commit_floor", True))
+        if floors and not asyncio.run(loadtest.echo_available(url)):
+            raise CommandError(
+                "the site does not route the echo socket: start it with `make up SIESTA_ECHO_WS=1`"
+                " (or pass --no-floor)"
+            )
         per_slot = loadtest.tables_per_slot(
             games, think, duration + (loadtest.STEADY_WARMUP if steady else 0.0)
         ) + int(steady)
@@ -63,9 +71,6 @@ class Command(BaseCommand):
         }
 
         base_dir = Path(settings.BASE_DIR)
-        floors = [] if options["no_floor"] else [("floor", False)]
-        if options["commit_floor"]:
-            floors.append(("commit_floor", True))
         for key, commit in floors:
             self.stderr.write(f"{key.replace('_', ' ')}: echo consumer...")
             floor, floor_usage = _measured(
