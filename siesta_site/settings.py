@@ -269,6 +269,8 @@ REST_FRAMEWORK = {
             "auth": env.str("SIESTA_THROTTLE_AUTH", default="10/minute"),
             "login_failures": env.str("SIESTA_THROTTLE_LOGIN_FAILURES", default="20/hour"),
             "register": env.str("SIESTA_THROTTLE_REGISTER", default="5/hour"),
+            # Seeks created and cancelled, per user (siesta_site/throttling.py).
+            "seeks": env.str("SIESTA_THROTTLE_SEEKS", default="20/minute"),
             # The analysis board's engine calls (learn.api): per user, or per address signed out.
             "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()

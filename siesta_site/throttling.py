@@ -13,7 +13,9 @@ off), read on every check so that a settings override applies at once. Scopes:
 - ``login_failures``: failed sign-ins per username, from any address; once reached, that username
   cannot sign in until the window ends (distributed guessing of one password);
 - ``register``: accounts created (``POST /api/auth/register/`` and the register form) per client
-  address; an attempt that is refused for its content is given back.
+  address; an attempt that is refused for its content is given back;
+- ``seeks``: seeks created and cancelled (``POST /api/seeks/``, ``DELETE /api/seeks/{id}/``) per
+  user, answered 429 before the services run (each seek triggers a sweep of the matcher).
 
 The client address is ``REMOTE_ADDR``, or the address ``NUM_PROXIES`` trusted proxies put in
 ``X-Forwarded-For`` (DRF's rule; with 0 proxies the header is ignored, so it cannot be forged).
@@ -211,3 +213,15 @@ class RegisterThrottle(_LimitThrottle):
     """Account creations per address (shared with the register form)."""
 
     limit = REGISTER
+
+
+class SeekThrottle(_LimitThrottle):
+    """Seek creations and cancellations per user (reads are not counted)."""
+
+    limit = Limit("seeks")
+
+    def ident(self, request: Any) -> str | None:
+        user = request.user
+        if request.method in ("GET", "HEAD", "OPTIONS") or not (user and user.is_authenticated):
+            return None
+        return str(user.pk)

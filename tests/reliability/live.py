@@ -54,7 +54,7 @@ def port_open(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-THROTTLE_SCOPES = ("ANON", "USER", "AUTH", "LOGIN_FAILURES", "REGISTER")
+THROTTLE_SCOPES = ("ANON", "USER", "AUTH", "LOGIN_FAILURES", "REGISTER", "SEEKS")
 
 
 def site_env(**values: str) -> dict[str, str]:
