@@ -152,22 +152,34 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     )
     """How the gate runs its database check (the game socket uses its own thread pool)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = None
+        self.language = settings.LANGUAGE_CODE
+        self.address: str | None = None
+        self.connecting = False
+        self.accepted = False
+        self.closed = False
+        self.layer_down = False
+        self.gate_groups: set[str] = set()
+        self.credential: tuple[str, str] | None = None
+        self.checked_at = time.monotonic()
+        self._keeper: asyncio.Task[None] | None = None
+        self._layer_lost = False
+
     # -- the gate around Channels' handlers -------------------------------------------------------
 
     async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
+        self.connecting = True
         user = self.scope.get("user")
         # The session's user, resolved by AuthMiddleware: a User once signed in.
         self.user = user if user is not None and user.is_authenticated else None
         self.language = language_of(self.scope)
         self.bucket = TokenBucket(settings.SIESTA_WS_MESSAGE_RATE, settings.SIESTA_WS_MESSAGE_BURST)
         self.dropped = 0
-        self.address: str | None = None
-        self.accepted = False
-        self.closed = False
-        self.gate_groups: set[str] = set()
-        self.credential: tuple[str, str] | None = None
-        self.checked_at = time.monotonic()
-        self._keeper: asyncio.Task[None] | None = None
+        if self.layer_down:  # the layer failed before the handshake was read
+            await self.gate_layer_lost({"type": "gate.layer_lost"})
+            return
         if not self._count_connection():
             with translation.override(self.language):
                 await self.refuse(
@@ -295,8 +307,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def gate_layer_lost(self, event: dict[str, Any]) -> None:
         """The channel layer failed under this socket (see ``channel_receive``)."""
-        if self.closed:
-            return
+        self.layer_down = True
+        if self.closed or not self.connecting:
+            return  # closed already, or told as the handshake is read
         with translation.override(self.language):
             await self.refuse(
                 _("Live updates are unavailable: try again shortly."), CLOSE_TRY_AGAIN
@@ -314,7 +327,6 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     @channel_receive.setter
     def channel_receive(self, value: Callable[[], Any]) -> None:
         self._layer_receive = value
-        self._layer_lost = False
 
     async def _guarded_channel_receive(self) -> Any:
         if self._layer_lost:
@@ -337,19 +349,19 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def _release(self) -> None:
-        keeper = getattr(self, "_keeper", None)
+        keeper = self._keeper
         if keeper is not None:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
             self._keeper = None
-        address = getattr(self, "address", None)
+        address = self.address
         if address is not None:
             _connections_per_address[address] -= 1
             if _connections_per_address[address] <= 0:
                 del _connections_per_address[address]
             self.address = None
-        for group in list(getattr(self, "gate_groups", ())):
+        for group in list(self.gate_groups):
             try:
                 await self.leave_group(group)
             except Exception:  # the layer is down: the group's expiry drops this channel
