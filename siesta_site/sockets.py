@@ -265,8 +265,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         down the socket is told to come back later and closed with 4013: False."""
         try:
             await self.channel_layer.group_add(group, self.channel_name)
-        except Exception:  # the layer's server (Redis) is down: the client retries
-            logger.warning("could not join %s", group, exc_info=True)
+        except Exception as exc:  # the layer's server (Redis) is down: the client retries
+            logger.warning("could not join %s: %s", group, exc)
             with translation.override(self.language):
                 await self.refuse(
                     _("Live updates are unavailable: try again shortly."), CLOSE_TRY_AGAIN
@@ -333,9 +333,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.Event().wait()  # until the consumer stops (the task is cancelled)
         try:
             return await self._layer_receive()
-        except Exception:  # not CancelledError: that is the consumer stopping
+        except Exception as exc:  # not CancelledError: that is the consumer stopping
             self._layer_lost = True
-            logger.warning("the channel layer failed under %s", self.channel_name, exc_info=True)
+            logger.warning("the channel layer failed under %s: %s", self.channel_name, exc)
             return {"type": "gate.layer_lost"}
 
     def _count_connection(self) -> bool:
@@ -364,8 +364,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         for group in list(self.gate_groups):
             try:
                 await self.leave_group(group)
-            except Exception:  # the layer is down: the group's expiry drops this channel
-                logger.warning("could not leave %s", group, exc_info=True)
+            except Exception as exc:  # the layer is down: the group's expiry drops this channel
+                logger.warning("could not leave %s: %s", group, exc)
 
     async def _drop_message(self) -> None:
         """A message over the rate limit: refused with an error; closed if the client goes on."""

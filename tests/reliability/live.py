@@ -25,7 +25,14 @@ from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PORTS = {"redis": 8161, "race-postgres": 8162, "race-sqlite": 8163, "redis-down": 8164}
+PORTS = {
+    "redis": 8161,
+    "race-postgres": 8162,
+    "race-sqlite": 8163,
+    "redis-down": 8164,
+    "gate": 8171,
+    "gate-redis": 8172,
+}
 """Ports of this suite (127.0.0.1 only)."""
 
 
