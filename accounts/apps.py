@@ -11,10 +11,14 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.contrib.auth.signals import user_logged_in, user_login_failed
+        from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
         from django.db.models.signals import post_save, pre_save
 
-        from accounts.receivers import note_password_change, revoke_tokens_on_password_change
+        from accounts.receivers import (
+            close_sockets_on_logout,
+            note_password_change,
+            revoke_tokens_on_password_change,
+        )
         from siesta_site.throttling import record_logged_in, record_login_failure
 
         # Failed sign-ins (login form, API token, anything calling authenticate()) are counted per
@@ -28,3 +32,5 @@ class AccountsConfig(AppConfig):
         post_save.connect(
             revoke_tokens_on_password_change, sender=user_model, dispatch_uid="siesta-pw-revoke"
         )
+        # A logout closes the sockets of that session (siesta_site/sockets.py).
+        user_logged_out.connect(close_sockets_on_logout, dispatch_uid="siesta-logout-sockets")

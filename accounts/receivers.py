@@ -1,11 +1,16 @@
-"""Accounts react to changes of the user model: a changed password revokes the API token."""
+"""Accounts react to changes of the user model: a changed password revokes the API token and
+closes the user's open sockets; a logout closes that session's sockets."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.hashers import check_password
+from django.db import transaction
 from rest_framework.authtoken.models import Token
+
+from siesta_site.sockets import close_user_sockets
 
 
 def note_password_change(sender: Any, instance: Any, update_fields: Any = None, **_: Any) -> None:
@@ -23,7 +28,20 @@ def note_password_change(sender: Any, instance: Any, update_fields: Any = None, 
 
 def revoke_tokens_on_password_change(sender: Any, instance: Any, **_: Any) -> None:
     """``post_save`` of the user model: a changed password revokes the API token, so a leaked
-    token dies with the password; ``POST /api/auth/token/`` issues a new one."""
+    token dies with the password; ``POST /api/auth/token/`` issues a new one. Every open socket
+    of the user (session or token) is closed after the commit (4401): each signs in again."""
     if getattr(instance, "_siesta_password_changed", False):
         instance._siesta_password_changed = False
         Token.objects.filter(user=instance).delete()
+        transaction.on_commit(partial(close_user_sockets, instance.pk))
+
+
+def close_sockets_on_logout(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:
+    """``user_logged_out``: the sockets opened with that session close (4401); the user's other
+    sessions and tokens keep theirs."""
+    if user is None or user.pk is None:
+        return
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    transaction.on_commit(
+        partial(close_user_sockets, user.pk, via="session", session_key=session_key)
+    )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy
 from rest_framework.authtoken.models import Token
+
+from siesta_site.sockets import close_user_sockets
 
 User = get_user_model()
 
@@ -32,5 +36,8 @@ def user_token_issue(*, user: AbstractBaseUser) -> str:
 
 
 def user_token_revoke(*, user: AbstractBaseUser) -> None:
-    """Revoke the user's API token; ``user_token_issue`` gives a new one."""
-    Token.objects.filter(user_id=user.pk).delete()
+    """Revoke the user's API token; ``user_token_issue`` gives a new one. The sockets signed in
+    with it close after the commit (4401)."""
+    with transaction.atomic():
+        Token.objects.filter(user_id=user.pk).delete()
+        transaction.on_commit(partial(close_user_sockets, user.pk, via="token"))

@@ -8,37 +8,30 @@ events carry the whole state, so their handler never queries.
 Every refusal, from a malformed frame to an illegal move, is an ``error`` message to the sender
 alone; the connection stays open.
 
-Abuse (README, Reliability): each connection may send ``SIESTA_WS_MESSAGE_RATE`` messages a
-second (bursts of ``SIESTA_WS_MESSAGE_BURST``); a message over the limit is dropped with an
-``error``, and a connection that goes on sending (``SIESTA_WS_MAX_DROPPED`` dropped in a row) is
-closed with 4429. One client address may hold ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` connections to
-this process; more are closed with 4429 after an ``error``. A ``sync`` is answered with the whole
-state at most once per version; a repeat at the same version gets
-``{"type": "sync", "version": v}``.
+Abuse (README, Reliability): the limits of every socket of the site (message rate, frame size and
+depth, connections per address, the sign-in ending) are those of its base,
+``siesta_site.sockets.GuardedJsonConsumer``. A ``sync`` is answered with the whole state at most
+once per version; a repeat at the same version gets ``{"type": "sync", "version": v}``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import logging
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
-from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -58,18 +51,18 @@ from games.state import (
     SyncFrame,
     TurnPreview,
 )
-from siesta_site import safejson
+from siesta_site.sockets import (
+    CLOSE_TOO_MANY,
+    CLOSE_TRY_AGAIN,
+    MAX_MESSAGE_BYTES,
+    GuardedJsonConsumer,
+)
 
 logger = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 4096
-"""Frames larger than this are refused: a move message is well under 200 bytes."""
+__all__ = ["CLOSE_TOO_MANY", "CLOSE_TRY_AGAIN", "MAX_MESSAGE_BYTES", "GameConsumer"]
 
 CLOSE_UNKNOWN_GAME = 4404
-CLOSE_TRY_AGAIN = 1013
-"""The channel layer is down (Redis): reconnect a little later."""
-CLOSE_TOO_MANY = 4429
-"""Too many messages on this connection, or too many connections from this address."""
 
 Message = dict[str, Any]
 
@@ -174,29 +167,6 @@ class MessageError(Exception):
         self.message = message
 
 
-class TokenBucket:
-    """``rate`` tokens a second, at most ``burst`` saved up; each message takes one."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-_connections_per_address: Counter[str] = Counter()
-"""Open connections of this process by client address (one event loop: no lock needed)."""
-
-
 def _dumps(content: Any) -> str:
     """Compact JSON text (orjson: a tenth of ``json.dumps``'s time on a state frame)."""
     return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -239,16 +209,6 @@ def _user_for_token(key: str) -> User | None:
     return user
 
 
-def _language_of(scope: Any) -> str:
-    """The language the page uses: the language cookie, else the browser's Accept-Language."""
-    request = HttpRequest()
-    request.COOKIES = dict(scope.get("cookies", {}))
-    for name, value in scope.get("headers", []):
-        if name == b"accept-language":
-            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin1")
-    return translation.get_language_from_request(request)
-
-
 def _game_id_of(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
@@ -256,8 +216,11 @@ def _game_id_of(text: str) -> int | None:
 # -- the consumer -------------------------------------------------------------------------------
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(GuardedJsonConsumer):
     """One watcher (player or spectator) of one game."""
+
+    error_fields = {"cell": None, "id": None}
+    run_in_thread = staticmethod(db_call)
 
     game_id: int | None
     user: User | None
@@ -277,46 +240,22 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["game_id"]))
-        user = self.scope.get("user")
-        # The session's user, lazily loaded: a User once signed in.
-        self.user = cast(User, user) if user is not None and user.is_authenticated else None
-        self.language = _language_of(self.scope)
         self.version = -1
         self.synced_version = -1
         self.joined = False
         self.auth_allowed = True
-        self.bucket = TokenBucket(settings.SIESTA_WS_MESSAGE_RATE, settings.SIESTA_WS_MESSAGE_BURST)
-        self.dropped = 0
-        self.address: str | None = None
         await self.accept()
-        if not self._count_connection():
-            with translation.override(self.language):
-                await self._send_error(
-                    _("Too many connections from your address: close some and try again.")
-                )
-            await self.close(code=CLOSE_TOO_MANY)
-            return
         if self.game_id is not None:
             # Join before reading, so that no change between the read and the join is missed.
-            try:
-                await self.channel_layer.group_add(
-                    realtime.game_group(self.game_id), self.channel_name
-                )
-            except Exception:  # the layer's server (Redis) is down: the client retries
-                logger.warning("could not join game %s's group", self.game_id, exc_info=True)
-                with translation.override(self.language):
-                    await self._send_error(_("Live updates are unavailable: try again shortly."))
-                await self.close(code=CLOSE_TRY_AGAIN)
+            # With the layer down the gate has told the client to come back later (4013).
+            if not await self.join_group(realtime.game_group(self.game_id)):
                 return
             self.joined = True
             state = await db_call(game_state_current)(self.game_id)
             if state is not None:
-                self._membership = asyncio.create_task(self._keep_membership(self.game_id))
                 await self._send_state(state, state["version"])
                 return
-            await self.channel_layer.group_discard(
-                realtime.game_group(self.game_id), self.channel_name
-            )
+            await self.leave_group(realtime.game_group(self.game_id))
             self.joined = False
         with translation.override(self.language):
             await self._send_error(
@@ -325,51 +264,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_UNKNOWN_GAME)
 
     async def disconnect(self, code: int) -> None:
-        membership = getattr(self, "_membership", None)
-        if membership is not None:
-            membership.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await membership
-        if self.address is not None:
-            _connections_per_address[self.address] -= 1
-            if _connections_per_address[self.address] <= 0:
-                del _connections_per_address[self.address]
-            self.address = None
-        if self.joined and self.game_id is not None:
-            await self.channel_layer.group_discard(
-                realtime.game_group(self.game_id), self.channel_name
-            )
-            self.joined = False
+        self.joined = False  # the gate leaves the game's group
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        if not self.joined:
-            return  # a frame that raced the 4404 close of an unknown game
-        with translation.override(self.language):
-            if not self.bucket.take():
-                await self._drop_message()
-                return
-            self.dropped = 0
-            size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-            if size > MAX_MESSAGE_BYTES:
-                await self._send_error(
-                    _("Message too large: the limit is %(limit)s bytes.")
-                    % {"limit": MAX_MESSAGE_BYTES}
-                )
-                return
-            if text_data is None:
-                await self._send_error(_("Send JSON text frames, not binary ones."))
-                return
-            try:
-                content = await self.decode_json(text_data)
-            except safejson.TooDeep as exc:
-                await self._send_error(str(exc))
-                return
-            except ValueError:
-                await self._send_error(_("The message is not valid JSON."))
-                return
-            await self.receive_json(content)
+    def accepts_frames(self) -> bool:
+        return self.joined  # not a frame that raced the 4404 close of an unknown game
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         message_id = content.get("id") if isinstance(content, dict) else None
@@ -401,7 +299,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = await db_call(_user_for_token)(key)
         if user is None:  # the client may try again with another token
             raise MessageError(_("Invalid token."))
-        self.user = user
+        if not await self.signed_in(user, token=key):
+            return  # closed: the layer is down
         frame: AuthFrame = {"type": "auth", "username": user.get_username()}
         await self.send_json(frame)
 
@@ -469,20 +368,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         "check": _on_check,
     }
 
-    async def _keep_membership(self, game_id: int) -> None:
-        """Renew this socket's place in the game's group well within the layer's ``group_expiry``.
-
-        The expiry is what removes the channels of a server that was killed (they never
-        ``group_discard``); a live socket renews itself, so it is never dropped."""
-        interval = max(1.0, float(getattr(self.channel_layer, "group_expiry", 86400)) / 3)
-        group = realtime.game_group(game_id)
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self.channel_layer.group_add(group, self.channel_name)
-            except Exception:  # the layer is down: try again next time
-                logger.warning("could not renew %s in %s", self.channel_name, group, exc_info=True)
-
     # -- group events -----------------------------------------------------------------------------
 
     async def game_state(self, event: GameStateEvent) -> None:
@@ -490,28 +375,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self._send_state(event["game"], event["version"])
 
     # -- helpers ----------------------------------------------------------------------------------
-
-    def _count_connection(self) -> bool:
-        """Count this connection against its address; False when the address has too many."""
-        client = self.scope.get("client")
-        address = str(client[0]) if client else ""
-        if _connections_per_address[address] >= settings.SIESTA_WS_CONNECTIONS_PER_ADDRESS:
-            return False
-        _connections_per_address[address] += 1
-        self.address = address
-        return True
-
-    async def _drop_message(self) -> None:
-        """A message over the rate limit: refused with an error; closed if the client goes on."""
-        self.dropped += 1
-        if self.dropped >= settings.SIESTA_WS_MAX_DROPPED:
-            await self._send_error(_("Too many messages: this connection is closed."))
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        await self._send_error(
-            _("Too many messages: at most %(rate)s a second. This one was ignored.")
-            % {"rate": settings.SIESTA_WS_MESSAGE_RATE}
-        )
 
     @property
     def _game_id(self) -> int:
@@ -546,10 +409,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if code is not None:
             error["code"] = code
         await self.send_json(error)
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        return safejson.loads(text_data)
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:

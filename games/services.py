@@ -277,7 +277,10 @@ def _check_open_games_limit(user: User) -> None:
         )
 
 
-def _check_bot_games_limit(user: User) -> None:
+def bot_games_limit_check(user: User) -> None:
+    """LimitReached when ``user`` already plays ``SIESTA_MAX_BOT_GAMES`` open or active games with
+    bots. The one decision for every path to a game with bots: a game opened with bots, joined,
+    or seated by the site (a seek's bot fill, a rematch), where ``_open`` checks every person."""
     limit = Game.MAX_BOT_GAMES
     playing = (
         Game.objects.filter(
@@ -392,12 +395,16 @@ def _open(
     """Create a game and its seats, in seat order each a user, a bot level or None (free); it
     starts when every seat is taken."""
     with transaction.atomic():
+        people = [t for t in takers if t is not None and not isinstance(t, str)]
         if created_by is not None:  # fair use limits of the person who opens it
             _lock_user(created_by)
-            if any(isinstance(taker, str) for taker in takers):
-                _check_bot_games_limit(created_by)
             if any(taker is None for taker in takers):  # it waits for people: an open game
                 _check_open_games_limit(created_by)
+        if any(isinstance(taker, str) for taker in takers):  # bots: each person's bot limit
+            for person in sorted(people, key=lambda p: p.pk):  # locked in one order: no deadlock
+                if person != created_by:
+                    _lock_user(person)
+                bot_games_limit_check(person)
         game = Game.objects.create(
             players=len(takers),
             mode=mode,
@@ -434,7 +441,7 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise Conflict(_("This game is full."))
         if any(s.is_bot for s in seats):
             _lock_user(user)
-            _check_bot_games_limit(user)
+            bot_games_limit_check(user)
         free.user = user
         free.save(update_fields=["user"])
         if all(s.is_filled for s in seats):
@@ -823,6 +830,7 @@ __all__ = [
     "NotFound",
     "StalePly",
     "TurnTimedOut",
+    "bot_games_limit_check",
     "bot_turns_waiting",
     "game_bot_move_make",
     "game_cancel",

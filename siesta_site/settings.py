@@ -19,7 +19,8 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_SQLITE_TIMEOUT`` (seconds a SQLite write waits for the lock; default 20)
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
-  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability)
+  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability),
+  ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
   ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
@@ -284,6 +285,8 @@ REST_FRAMEWORK = {
             "password_reset_address": env.str(
                 "SIESTA_THROTTLE_PASSWORD_RESET_ADDRESS", default="3/hour"
             ),
+            # Seeks created and cancelled, per user (siesta_site/throttling.py).
+            "seeks": env.str("SIESTA_THROTTLE_SEEKS", default="20/minute"),
             # The analysis board's engine calls (learn.api): per user, or per address signed out.
             "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()
@@ -420,6 +423,8 @@ SIESTA_WS_MESSAGE_RATE = env.float("SIESTA_WS_MESSAGE_RATE", default=10.0)
 SIESTA_WS_MESSAGE_BURST = env.int("SIESTA_WS_MESSAGE_BURST", default=30)
 SIESTA_WS_MAX_DROPPED = env.int("SIESTA_WS_MAX_DROPPED", default=30)
 SIESTA_WS_CONNECTIONS_PER_ADDRESS = env.int("SIESTA_WS_CONNECTIONS_PER_ADDRESS", default=50)
+# How often a signed-in socket's session or token is checked again (siesta_site/sockets.py).
+SIESTA_WS_AUTH_RECHECK_SECONDS = env.float("SIESTA_WS_AUTH_RECHECK_SECONDS", default=10.0)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True

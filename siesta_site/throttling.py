@@ -24,6 +24,8 @@ off), read on every check so that a settings override applies at once. Scopes:
 - ``email_confirm``: confirmation e-mails a person asks for (set or resend an address);
 - ``password_reset`` / ``password_reset_address``: reset requests per client address / reset
   e-mails per address.
+- ``seeks``: seeks created and cancelled (``POST /api/seeks/``, ``DELETE /api/seeks/{id}/``) per
+  user, answered 429 before the services run (each seek triggers a sweep of the matcher).
 
 The client address is ``REMOTE_ADDR``, or the address ``NUM_PROXIES`` trusted proxies put in
 ``X-Forwarded-For`` (DRF's rule; with 0 proxies the header is ignored, so it cannot be forged).
@@ -326,3 +328,15 @@ class RegisterThrottle(_LimitThrottle):
     """Account creations per address (shared with the register form)."""
 
     limit = REGISTER
+
+
+class SeekThrottle(_LimitThrottle):
+    """Seek creations and cancellations per user (reads are not counted)."""
+
+    limit = Limit("seeks")
+
+    def ident(self, request: Any) -> str | None:
+        user = request.user
+        if request.method in ("GET", "HEAD", "OPTIONS") or not (user and user.is_authenticated):
+            return None
+        return str(user.pk)

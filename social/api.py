@@ -17,6 +17,7 @@ from games.selectors import game_or_not_found
 from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
+from siesta_site.throttling import SeekThrottle
 from social import presence, services
 from social.services import RATING_RANGES
 
@@ -56,7 +57,15 @@ class SeekSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(allow_null=True)
 
 
-class SeekListCreateApi(SiestaApi):
+class _SeekApi(SiestaApi):
+    # Creating and cancelling seeks is throttled per user (429), before the services enqueue the
+    # matcher: SIESTA_THROTTLE_SEEKS.
+
+    def get_throttles(self) -> list[Any]:
+        return [*super().get_throttles(), SeekThrottle()]
+
+
+class SeekListCreateApi(_SeekApi):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -90,7 +99,7 @@ class SeekListCreateApi(SiestaApi):
         return Response(services.seek_payload(seek), status=status.HTTP_201_CREATED)
 
 
-class SeekDetailApi(SiestaApi):
+class SeekDetailApi(_SeekApi):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

@@ -8,24 +8,22 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.consumers import (
-    MAX_MESSAGE_BYTES,
     GameConsumer,
     Message,
     MessageError,
-    _language_of,
     _string_field,
     _user_for_token,
 )
-from games.state import GameState, PlainErrorFrame
+from games.state import GameState
+from siesta_site.sockets import GuardedJsonConsumer
 from social import presence, realtime, services
 from social.state import (
     ChatHistoryFrame,
@@ -193,63 +191,42 @@ def _welcome(user: User | None) -> WelcomeFrame:
     return welcome
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
-    """One open page of a person (or an anonymous visitor, who only gets the online count)."""
+class LobbyConsumer(GuardedJsonConsumer):
+    """One open page of a person (or an anonymous visitor, who only gets the online count).
+    Frames pass the gate's limits (``siesta_site.sockets``) first."""
 
     user: User | None
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        # The session's user, lazily loaded: a User once signed in.
-        self.user = cast(User, user) if user is not None and user.is_authenticated else None
-        self.language = _language_of(self.scope)
-        self.group: str | None = None
         await self.accept()
         await self._sign_in()
 
     async def _sign_in(self) -> None:
         if self.user is not None:
-            self.group = realtime.user_group(self.user.pk)
-            await self.channel_layer.group_add(self.group, self.channel_name)
+            if not await self.join_group(realtime.user_group(self.user.pk)):
+                return  # the layer is down: closed, to come back later
             await database_sync_to_async(presence.touch)(self.user.pk)
         with translation.override(self.language):
             await self.send_json(await database_sync_to_async(_welcome)(self.user))
 
-    async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        with translation.override(self.language):
-            if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-                await self._error(_("Send JSON text frames of at most 4096 bytes."))
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            if self.user is not None:
+                await database_sync_to_async(presence.touch)(self.user.pk)
+            online = await database_sync_to_async(presence.online_count)()
+            pong: PongFrame = {"type": "pong", "online": online}
+            await self.send_json(pong)
+        elif kind == "auth" and self.user is None and isinstance(content.get("token"), str):
+            key = content["token"]
+            user = await database_sync_to_async(_user_for_token)(key)
+            if user is None:
+                await self.send_error(_("Invalid token."))
                 return
-            try:
-                content = await self.decode_json(text_data)
-            except ValueError:
-                await self._error(_("The message is not valid JSON."))
-                return
-            kind = content.get("type") if isinstance(content, dict) else None
-            if kind == "ping":
-                if self.user is not None:
-                    await database_sync_to_async(presence.touch)(self.user.pk)
-                online = await database_sync_to_async(presence.online_count)()
-                pong: PongFrame = {"type": "pong", "online": online}
-                await self.send_json(pong)
-            elif kind == "auth" and self.user is None and isinstance(content.get("token"), str):
-                self.user = await database_sync_to_async(_user_for_token)(content["token"])
-                if self.user is None:
-                    await self._error(_("Invalid token."))
-                    return
+            if await self.signed_in(user, token=key):
                 await self._sign_in()
-            else:
-                await self._error(_("Unknown message type %(type)s.") % {"type": kind})
-
-    async def _error(self, text: str) -> None:
-        frame: PlainErrorFrame = {"type": "error", "error": text}
-        await self.send_json(frame)
+        else:
+            await self.send_error(_("Unknown message type %(type)s.") % {"type": kind})
 
     async def social_message(self, event: SocialMessageEvent) -> None:
         """A ``social.message`` pushed by ``social.realtime.to_user``."""

@@ -8,16 +8,46 @@ graph points one way: ``social.tasks -> social.services -> social.enqueue``.
 
 from __future__ import annotations
 
+import contextlib
+
+from django.core.cache import cache
+
 from siesta_site.celery import app
 
 MATCH_SEEKS = "social.tasks.match_seeks"
 EMAIL_NOTIFICATION = "social.tasks.email_notification"
 EMAIL_CONFIRMATION = "social.tasks.email_confirmation"
 
+MATCHER_PENDING = "social:match-seeks:pending"
+"""A cache key set while a triggered sweep waits in the queue (shared by every process)."""
 
-def enqueue_matcher() -> None:
-    """One sweep of the quick-pairing matcher (raises when the broker cannot take it)."""
-    app.tasks[MATCH_SEEKS].delay()
+MATCHER_PENDING_SECONDS = 2
+"""The flag's life: at most one triggered sweep per this long even if a queued one never runs."""
+
+
+def enqueue_matcher() -> bool:
+    """One sweep of the quick-pairing matcher, coalesced: while one waits in the queue, more seek
+    changes enqueue nothing (that sweep will see them), so a flood of seeks puts one task on the
+    periodic queue, not one each. Returns whether a task was sent (raises when the broker cannot
+    take it). With the cache away it sends, as before."""
+    try:
+        fresh = cache.add(MATCHER_PENDING, 1, timeout=MATCHER_PENDING_SECONDS)
+    except Exception:  # the cache (Redis) is away: do not lose the sweep for it
+        fresh = True
+    if not fresh:
+        return False
+    try:
+        app.tasks[MATCH_SEEKS].delay()
+    except Exception:
+        matcher_started()  # nothing waits: the next seek may try again
+        raise
+    return True
+
+
+def matcher_started() -> None:
+    """Called by the sweep as it starts: seek changes from now on need a sweep of their own."""
+    with contextlib.suppress(Exception):  # the cache is away: the flag expires by itself
+        cache.delete(MATCHER_PENDING)
 
 
 def enqueue_email(notification_id: int) -> None:

@@ -141,10 +141,13 @@ def seek_create(
     rating_range: int | None = None,
     bot_fill: bool = False,
 ) -> Seek:
-    """Enter the quick-pairing pool. One waiting seek per person (409 for a second one)."""
+    """Enter the quick-pairing pool. One waiting seek per person (409 for a second one). A seek
+    that allows bots counts against the bot games limit as a game with bots does (409 at it)."""
     game_services.game_settings_check(
         players=players, mode=mode, variant=variant, turn_seconds=turn_seconds
     )
+    if bot_fill:
+        game_services.bot_games_limit_check(user)
     low, high = RATING_RANGES
     if rating_range is not None and not low <= rating_range <= high:
         raise InvalidInput(
@@ -277,16 +280,26 @@ def _match_pool(pool: list[Seek], now: datetime) -> list[int]:
                 table.append(other)
         bots = 0
         if len(table) < players:
-            if not (first.bot_fill and now - first.created_at >= BOT_FILL_AFTER):
-                waiting.pop(0)
+            waited = now - first.created_at >= BOT_FILL_AFTER
+            if not (first.bot_fill and waited and _may_play_bots(first)):
+                waiting.pop(0)  # it waits for people
                 continue
-            table = [s for s in table if s.bot_fill]
+            table = [s for s in table if s is first or (s.bot_fill and _may_play_bots(s))]
             bots = players - len(table)
         game_id = _seat_table(table, bots, now)
         if game_id is not None:
             created.append(game_id)
         waiting = [s for s in waiting if s not in table]
     return created
+
+
+def _may_play_bots(seek: Seek) -> bool:
+    """Whether the seek's person may start one more game with bots (the games' one rule)."""
+    try:
+        game_services.bot_games_limit_check(seek.user)
+    except game_services.LimitReached:
+        return False
+    return True
 
 
 def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
@@ -302,6 +315,9 @@ def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
             rated=first.rated,
             turn_seconds=first.turn_seconds,
         )
+    except game_services.LimitReached:  # a person reached the bot limit since: they wait
+        logger.info("seeks %s not seated: a bot games limit", [s.pk for s in table])
+        return None
     except game_services.GameServiceError:
         logger.exception("could not seat seeks %s", [s.pk for s in table])
         return None

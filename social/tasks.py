@@ -7,13 +7,14 @@ from django.utils import timezone
 
 from social import services
 from social.emails import notification_email_send
-from social.enqueue import EMAIL_CONFIRMATION, EMAIL_NOTIFICATION, MATCH_SEEKS
+from social.enqueue import EMAIL_CONFIRMATION, EMAIL_NOTIFICATION, MATCH_SEEKS, matcher_started
 from social.models import Notification
 
 
 @shared_task(name=MATCH_SEEKS)  # type: ignore[untyped-decorator]
 def match_seeks() -> list[int]:
-    """Periodic and triggered (on each new seek): one sweep of the quick-pairing matcher."""
+    """Periodic and triggered (on new seeks, coalesced): one sweep of the quick-pairing matcher."""
+    matcher_started()
     services.challenges_expire()
     return services.seeks_match()
 

@@ -2,7 +2,8 @@
 
 Read only: the consumer sends the tournament on connect and whenever the services push a new
 state (join, leave, start, a game's end, a new round). ``{"type": "sync"}`` asks for the current
-state again, as on the game socket.
+state again, as on the game socket. Frames pass the limits of every socket of the site first
+(``siesta_site.sockets.GuardedJsonConsumer``).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from siesta_site.sockets import GuardedJsonConsumer
 from tournaments import realtime
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get, tournament_state
@@ -33,7 +34,7 @@ def _current_state(tournament_id: int) -> TournamentState | None:
         return None
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
+class TournamentConsumer(GuardedJsonConsumer):
     """One watcher of one tournament."""
 
     tournament_id: int | None
@@ -49,39 +50,31 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
         if self.tournament_id is not None:
             group = realtime.tournament_group(self.tournament_id)
             # Join before reading, so that no change between the read and the join is missed.
-            await self.channel_layer.group_add(group, self.channel_name)
+            if not await self.join_group(group):
+                return  # the layer is down: closed, to come back later
             self.joined = True
             state = await database_sync_to_async(_current_state)(self.tournament_id)
             if state is not None:
                 await self._send_state(state)
                 return
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await self.leave_group(group)
             self.joined = False
-        await self.send_json({"type": "error", "error": "There is no such tournament."})
+        await self.send_error("There is no such tournament.")
         await self.close(code=CLOSE_UNKNOWN_TOURNAMENT)
 
     async def disconnect(self, code: int) -> None:
-        if self.joined and self.tournament_id is not None:
-            await self.channel_layer.group_discard(
-                realtime.tournament_group(self.tournament_id), self.channel_name
-            )
-            self.joined = False
+        self.joined = False  # the gate leaves the tournament's group
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        if not self.joined or self.tournament_id is None:
-            return
-        try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            content = None
-        if isinstance(content, dict) and content.get("type") == "sync":
+    def accepts_frames(self) -> bool:
+        return self.joined and self.tournament_id is not None
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "sync" and self.tournament_id:
             state = await database_sync_to_async(_current_state)(self.tournament_id)
             if state is not None:
                 await self._send_state(state, force=True)
             return
-        await self.send_json({"type": "error", "error": 'Only {"type": "sync"} is understood.'})
+        await self.send_error('Only {"type": "sync"} is understood.')
 
     async def tournament_state(self, event: TournamentStateEvent) -> None:
         """A ``tournament.state`` event from ``tournaments.realtime``."""

@@ -170,4 +170,4 @@ async def test_with_the_layer_down_a_socket_is_told_to_come_back_later(settings,
     refusal = await receive(socket)
     assert refusal["type"] == "error"
     assert refusal["error"] == "Live updates are unavailable: try again shortly."
-    assert await closed_with(socket) == consumers.CLOSE_TRY_AGAIN == 1013
+    assert await closed_with(socket) == consumers.CLOSE_TRY_AGAIN == 4013

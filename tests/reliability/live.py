@@ -32,6 +32,8 @@ PORTS = {
     "redis-down": 8164,
     "broadcast-a": 8165,
     "broadcast-b": 8166,
+    "gate": 8171,
+    "gate-redis": 8172,
 }
 """Ports of this suite (127.0.0.1 only)."""
 
@@ -74,6 +76,7 @@ THROTTLE_SCOPES = (
     "EMAIL_CONFIRM",
     "PASSWORD_RESET",
     "PASSWORD_RESET_ADDRESS",
+    "SEEKS",
 )
 
 
