@@ -17,6 +17,18 @@ from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
 
+_failures = 0
+
+
+def _count_failure() -> None:
+    global _failures
+    _failures += 1
+
+
+def failure_count() -> int:
+    """Broadcasts that failed in this process since it started (``/health/``)."""
+    return _failures
+
 
 def group_send(group: str, event: Mapping[str, Any]) -> bool:
     """Send ``event`` to a Channels group; False (logged) without a layer or when it fails."""
@@ -26,6 +38,7 @@ def group_send(group: str, event: Mapping[str, Any]) -> bool:
     try:
         layer_group_send(layer, group, dict(event))
     except Exception:
+        _count_failure()
         logger.warning(
             "could not broadcast %s to group %s", event.get("type"), group, exc_info=True
         )

@@ -404,6 +404,10 @@ SIESTA_WS_MESSAGE_BURST = env.int("SIESTA_WS_MESSAGE_BURST", default=30)
 SIESTA_WS_MAX_DROPPED = env.int("SIESTA_WS_MAX_DROPPED", default=30)
 SIESTA_WS_CONNECTIONS_PER_ADDRESS = env.int("SIESTA_WS_CONNECTIONS_PER_ADDRESS", default=50)
 
+# Health checks probe the web processes directly, over plain HTTP (siesta_site/health.py): never
+# redirected to HTTPS, wherever SECURE_SSL_REDIRECT is on.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
