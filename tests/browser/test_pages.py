@@ -118,9 +118,7 @@ def _hinted_games(player):
 
 
 @pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
-def test_the_hinted_share_on_the_leaderboard_and_profile_fits_the_screen(
-    pages, player, screenshot, width, viewport
-):
+def test_the_hinted_share_and_marks_fit_the_screen(pages, player, screenshot, width, viewport):
     off_the_loop(_hinted_games, player)
     page = pages.open(player, viewport=viewport)
     page.goto("/leaderboard/")
@@ -144,3 +142,9 @@ def test_the_hinted_share_on_the_leaderboard_and_profile_fits_the_screen(
     screenshot(page, f"profile-hints-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the profile is {overflow}px wider than the {width} screen"
+    page.goto("/play/")
+    expect(page.locator(".game-list .hint-mark")).to_have_count(1)  # the player's finished games
+    page.locator(".game-list .hint-mark").scroll_into_view_if_needed()
+    screenshot(page, f"lobby-hints-{width}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the lobby is {overflow}px wider than the {width} screen"
