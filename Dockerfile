@@ -11,3 +11,7 @@ RUN pip install .
 COPY . .
 RUN DJANGO_PRODUCTION=1 DJANGO_SECRET_KEY=build DATABASE_URL=sqlite:////tmp/build.db \
     REDIS_URL=redis://unused python manage.py collectstatic --noinput -v 0
+# A web process is healthy while /health/ answers 200 (deploy/healthcheck.py, no curl needed). The
+# workers and beat run this image too, without a web server: docker-compose.yml turns it off there.
+HEALTHCHECK --interval=10s --timeout=6s --start-period=20s --retries=3 \
+    CMD ["python", "deploy/healthcheck.py"]

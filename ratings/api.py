@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ratings import selectors
-from ratings.models import Pool, Reason, Result
+from ratings.models import Pool, Rating, Reason, Result
 from siesta_site.api.serializers import ErrorSerializer
 
 
@@ -44,6 +45,41 @@ def _bad_mode(value: str) -> Response:
     )
 
 
+def _no_player(username: str) -> Response:
+    return Response(
+        {"error": _("There is no player %(username)s.") % {"username": username}},
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+class RecordFields(serializers.Serializer[Any]):
+    """A ``Rating`` row's rating and record, as the leaderboard and the profile give them."""
+
+    rating = RatingField()
+    games = serializers.IntegerField(help_text="Counted games.")
+    provisional = serializers.BooleanField(help_text="Fewer than 20 counted games.")
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class HintShareFields(serializers.Serializer[Any]):
+    """A player's hinted share (``selectors.HintShare``): of their rated games played to the end,
+    those in which they took a hint."""
+
+    rated_games = serializers.IntegerField(
+        help_text="Rated games played to the end (counted, or not counted for a hint)."
+    )
+    hinted_games = serializers.IntegerField(help_text="Of those, the games with a hint.")
+    hinted_share = serializers.SerializerMethodField(
+        help_text="hinted_games / rated_games, 3 decimals; null without rated games."
+    )
+
+    def get_hinted_share(self, instance: Any) -> float | None:
+        share = selectors.HintShare.of(instance).share
+        return None if share is None else round(share, 3)
+
+
 class LeaderboardPagination(PageNumberPagination):
     page_size = selectors.LEADERBOARD_PAGE_SIZE
 
@@ -55,15 +91,11 @@ class LeaderboardApi(APIView):
     pagination_class = LeaderboardPagination
 
     @extend_schema_serializer(component_name="LeaderboardEntry")
-    class OutputSerializer(serializers.Serializer[Any]):
+    class OutputSerializer(RecordFields, HintShareFields):
+        """A player on the leaderboard, with their hinted share in this pool."""
+
         rank = serializers.IntegerField()
         username = serializers.CharField(source="user.username")
-        rating = RatingField()
-        games = serializers.IntegerField(help_text="Counted games.")
-        provisional = serializers.BooleanField(help_text="Fewer than 20 counted games.")
-        wins = serializers.IntegerField()
-        draws = serializers.IntegerField()
-        losses = serializers.IntegerField()
 
     @extend_schema(
         operation_id="ratings_leaderboard",
@@ -123,9 +155,56 @@ class UserRatingsApi(APIView):
         try:
             user = selectors.user_get(username=username)
         except get_user_model().DoesNotExist:
-            return Response(
-                {"error": _("There is no player %(username)s.") % {"username": username}},
-                status=status.HTTP_404_NOT_FOUND,
-            )
+            return _no_player(username)
         rows = selectors.rating_history(user=user, pool=pool or None)
         return Response(self.OutputSerializer(rows, many=True).data)
+
+
+@extend_schema_serializer(component_name="UserStanding")
+class StandingSerializer(RecordFields):
+    """A player's rating in one pool."""
+
+    mode = serializers.ChoiceField(source="pool", choices=Pool.choices)
+    peak = RatingField()
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What ``GET /api/users/{username}/`` answers with."""
+
+    username: str
+    ratings: list[Rating]
+    rated_games: int
+    hinted_games: int
+
+
+class UserProfileApi(APIView):
+    """A player's rating in each pool, and their hinted share over both pools."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema_serializer(component_name="UserProfile")
+    class OutputSerializer(HintShareFields):
+        """A player's rating in each pool, and their hinted share over both pools."""
+
+        username = serializers.CharField()
+        ratings = StandingSerializer(many=True)
+
+    @extend_schema(
+        operation_id="user_profile",
+        tags=["ratings"],
+        responses={200: OutputSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        try:
+            user = selectors.user_get(username=username)
+        except get_user_model().DoesNotExist:
+            return _no_player(username)
+        hints = selectors.hint_share(user=user)
+        profile = Profile(
+            username=user.get_username(),
+            ratings=selectors.user_standings(user=user),
+            rated_games=hints.rated_games,
+            hinted_games=hints.hinted_games,
+        )
+        return Response(self.OutputSerializer(profile).data)

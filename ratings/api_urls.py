@@ -10,6 +10,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         api.LeaderboardApi.as_view(),
         name="api-ratings-leaderboard",
     ),
+    path("users/<str:username>/", api.UserProfileApi.as_view(), name="api-user-profile"),
     path(
         "users/<str:username>/ratings/",
         api.UserRatingsApi.as_view(),

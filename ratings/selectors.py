@@ -9,15 +9,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import F, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, Rank
 
 from games.engine import GameOutcome, SeatResult
 from games.models import Seat
 from games.selectors import game_list, game_state
 from games.state import GameState
 from ratings import elo
-from ratings.models import Pool, Rating, RatingChange
+from ratings.models import Pool, Rating, RatingChange, Reason
 
 LEADERBOARD_PAGE_SIZE = 25
 
@@ -36,13 +36,76 @@ def pool_parse(value: str | None, *, default: str = Pool.FFA) -> str:
     return value
 
 
+# -- hints ---------------------------------------------------------------------------------------
+# RULES.md leaves a player who took a hint out of that game's rating; their share of such games is
+# shown beside their rating (the profile, the leaderboard, the API), so that hinting only when
+# behind cannot hide. One definition, here.
+
+AT_STAKE = (Reason.RATED, Reason.HINT)
+"""The game reasons of the games in which ratings were at stake: rated, played to the end with
+every player having moved, two or more people (``hint`` when every person hinted). Casual,
+aborted and one-person games are not."""
+
+TOOK_A_HINT = Q(reason=Reason.HINT)
+"""A person's history row of such a game says ``hint`` when they asked for one."""
+
+
+def _hint_counts(**match: Any) -> dict[str, Any]:
+    """Annotations ``rated_games`` and ``hinted_games``: the history rows that ``match`` (with
+    ``OuterRef``s to the annotated row) of games where ratings were at stake, and those of them in
+    which the person took a hint. Correlated subqueries: one query for a whole leaderboard page."""
+    rows = RatingChange.objects.filter(rated_game__reason__in=AT_STAKE, **match)
+    by_user = rows.order_by().values("user_id")
+
+    def count(condition: Q | None = None) -> Any:
+        counted = by_user.annotate(n=Count("pk", filter=condition)).values("n")
+        return Coalesce(Subquery(counted), 0)
+
+    return {"rated_games": count(), "hinted_games": count(TOOK_A_HINT)}
+
+
+@dataclass(frozen=True)
+class HintShare:
+    """Of a player's rated games played to the end, those in which they took a hint."""
+
+    hinted_games: int
+    rated_games: int
+
+    @classmethod
+    def of(cls, row: Any) -> HintShare:
+        """From a row annotated by ``leaderboard`` or ``hint_share``."""
+        return cls(hinted_games=row.hinted_games, rated_games=row.rated_games)
+
+    @property
+    def share(self) -> float | None:
+        """Between 0 and 1; None before the first rated game."""
+        return self.hinted_games / self.rated_games if self.rated_games else None
+
+    @property
+    def percent(self) -> int | None:
+        return None if self.share is None else round(100 * self.share)
+
+
+def hint_share(*, user: User) -> HintShare:
+    """``user``'s hinted share over both pools."""
+    row = (
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .annotate(**_hint_counts(user_id=OuterRef("pk")))
+        .get()
+    )
+    return HintShare.of(row)
+
+
 def leaderboard(*, pool: str) -> QuerySet[Rating]:
     """Players with enough counted games, best first, each with ``rank`` (equal ratings share a
-    rank)."""
+    rank) and their hinted share in this pool (``rated_games``, ``hinted_games``:
+    ``HintShare.of``)."""
     return (
         Rating.objects.filter(pool=pool, games__gte=leaderboard_min_games())
         .select_related("user")
         .annotate(rank=Window(expression=Rank(), order_by=F("rating").desc()))
+        .annotate(**_hint_counts(user_id=OuterRef("user_id"), pool=OuterRef("pool")))
         .order_by("-rating", "user__username")
     )
 

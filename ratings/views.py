@@ -37,6 +37,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "pool_label": Pool(pool).label,
             "pools": Pool.choices,
             "page_obj": page,
+            "rows": [{"rating": row, "hints": selectors.HintShare.of(row)} for row in page],
             "mine": mine,
             "mine_on_page": mine is not None and mine.page == page.number,
             "min_games": selectors.leaderboard_min_games(),
@@ -69,6 +70,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {
             "player": player,
             "standings": standings,
+            "hints": selectors.hint_share(user=player),
             "charts": charts,
             "history_page": history_page,
             "changes": changes,

@@ -426,6 +426,10 @@ SIESTA_WS_CONNECTIONS_PER_ADDRESS = env.int("SIESTA_WS_CONNECTIONS_PER_ADDRESS",
 # How often a signed-in socket's session or token is checked again (siesta_site/sockets.py).
 SIESTA_WS_AUTH_RECHECK_SECONDS = env.float("SIESTA_WS_AUTH_RECHECK_SECONDS", default=10.0)
 
+# Health checks probe the web processes directly, over plain HTTP (siesta_site/health.py): never
+# redirected to HTTPS, wherever SECURE_SSL_REDIRECT is on.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -3,8 +3,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.views import sign_in_throttled
+from siesta_site.health import health
 
 urlpatterns = [
+    path("health/", health, name="health"),  # for nginx and the containers' health checks
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),

@@ -67,3 +67,43 @@ def test_compose_nginx_routes_as_make_up_nginx():
     # A game's sockets all reach one process, by the game's id; everything else by load.
     assert "hash $room;" in _routing(template)
     assert "location ~ ^/ws/(games|echo)/(?<room>[^/]+)/$ {" in _routing(template)
+
+
+def test_the_web_processes_are_checked_by_their_health_endpoint():
+    """The image and the web service probe /health/ (deploy/healthcheck.py); the services that
+    run the image without a web server do not; nginx passes the probe on unlogged; the others
+    start once the migrations have run."""
+    probe = ["CMD", "python", "deploy/healthcheck.py"]
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert 'CMD ["python", "deploy/healthcheck.py"]' in dockerfile.split("HEALTHCHECK", 1)[1]
+    services = compose()
+    assert services["web"]["healthcheck"]["test"] == probe
+    for name in ("migrate", "worker_bots", "worker_analyses", "worker_periodic", "beat"):
+        assert services[name]["healthcheck"] == {"disable": True}, name
+    for name in ("web", "worker_bots", "worker_analyses", "worker_periodic", "beat"):
+        assert services[name]["depends_on"]["migrate"] == {
+            "condition": "service_completed_successfully"
+        }
+    assert services["nginx"]["depends_on"] == {"web": {"condition": "service_healthy"}}
+    template = (ROOT / "deploy" / "nginx.conf.template").read_text()
+    health = template.split("location = /health/ {", 1)[1].split("}", 1)[0]
+    assert "access_log off;" in health
+    assert "proxy_pass http://asgi;" in health
+
+
+def test_the_health_probe_names_an_allowed_host(monkeypatch):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("healthcheck", ROOT / "deploy/healthcheck.py")
+    assert spec is not None
+    assert spec.loader is not None
+    healthcheck = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(healthcheck)
+    for allowed, host in [
+        ("siesta.example,localhost", "siesta.example"),
+        (".siesta.example", "siesta.example"),
+        ("*", "localhost"),
+        ("", "localhost"),
+    ]:
+        monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", allowed)
+        assert healthcheck.host() == host

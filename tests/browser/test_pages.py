@@ -106,3 +106,45 @@ def test_the_replay_steps_through_the_turns(pages, player, screenshot):
     page.get_by_role("button", name="Previous turn").click()
     expect(position).to_have_text("Turn 1 of 3")
     screenshot(page, "replay-stepping-desktop")
+
+
+def _hinted_games(player):
+    from tests.ratings.play import hinted_game
+
+    rival = UserFactory(username="a-rather-long-username-for-a-phone")
+    hinted_game([player, rival], rival)
+    hinted_game([player, rival], rival, hinters={player})
+    return rival
+
+
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_the_hinted_share_and_marks_fit_the_screen(pages, player, screenshot, width, viewport):
+    off_the_loop(_hinted_games, player)
+    page = pages.open(player, viewport=viewport)
+    page.goto("/leaderboard/")
+    expect(page.locator("table.leaderboard th").last).to_contain_text("Hints")
+    mine = page.locator("table.leaderboard tr.mine td.hints")
+    expect(mine).to_contain_text("50%")
+    expect(mine.locator("[title]")).to_have_attribute("title", "Hints in 1 of 2 rated games (50%)")
+    screenshot(page, f"leaderboard-hints-{width}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the leaderboard is {overflow}px wider than the {width} screen"
+    # The column is there to scroll to, inside the table's own box.
+    mine.scroll_into_view_if_needed()
+    expect(mine).to_be_in_viewport()
+    page.goto(f"/users/{player.username}/")
+    expect(page.locator(".hint-share")).to_contain_text("Hints in 1 of 2 rated games (50%)")
+    mark = page.locator("table.games .hint-mark")
+    expect(mark).to_have_count(1)
+    expect(mark).to_have_attribute(
+        "title", "Used a hint: this game does not count for their rating"
+    )
+    screenshot(page, f"profile-hints-{width}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the profile is {overflow}px wider than the {width} screen"
+    page.goto("/play/")
+    expect(page.locator(".game-list .hint-mark")).to_have_count(1)  # the player's finished games
+    page.locator(".game-list .hint-mark").scroll_into_view_if_needed()
+    screenshot(page, f"lobby-hints-{width}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the lobby is {overflow}px wider than the {width} screen"

@@ -95,6 +95,22 @@ def test_lobby_names_bots_and_free_seats(client, user):
     assert user.username in content
 
 
+def test_lobby_lists_mark_the_players_who_took_a_hint(client, user):
+    game = make_game(users=[user], players=2)
+    other = game.seats.get(seat=2).user
+    services.game_hint(game_id=game.pk, user=user)
+    client.force_login(other)
+    content = client.get(reverse("lobby")).content.decode()
+    for heading in ("Your games", "Live games"):
+        section = content.split(heading, 1)[1].split("</section>", 1)[0]
+        (chip,) = re.findall(r'<span class="seat-chip seat-1">.*?</span></span>', section, re.S)
+        assert user.username in chip
+        assert "hint-mark" in chip
+        assert 'title="Used a hint: this game does not count for their rating"' in chip
+        assert 'class="visually-hidden">Used a hint' in chip
+        assert section.count("hint-mark") == 1  # the other player took none
+
+
 # -- creating games ----------------------------------------------------------------------------
 
 

@@ -58,3 +58,18 @@ def resigned_game(users, resigner, **options) -> Game:
     play_round(game)
     services.game_resign(game_id=game.pk, user=resigner)
     return game
+
+
+def hinted_game(users, *resigners, hinters=(), moves: int | None = None, **options) -> Game:
+    """``resigned_game`` where ``hinters`` ask for a hint before their turn, and ``resigners``
+    resign in turn (in a game of more than two, all but one); with ``moves``, only that many turns
+    are played first (fewer than the players: an aborted game)."""
+    game = make_game(users=users, **options)
+    for _ in range(game.players if moves is None else moves):
+        current = Game.objects.get(pk=game.pk)
+        play_turn(game.pk, hint=user_at(current, current.to_move) in hinters)
+    for resigner in resigners:
+        services.game_resign(game_id=game.pk, user=resigner)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game

@@ -6,7 +6,7 @@ from games import services as game_services
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.ratings.factories import RatingFactory
-from tests.ratings.play import play_round, play_turn, resigned_game
+from tests.ratings.play import hinted_game, play_round, play_turn, resigned_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +30,9 @@ def test_leaderboard_entries(client):
             "wins": 1,
             "draws": 0,
             "losses": 0,
+            "rated_games": 1,
+            "hinted_games": 0,
+            "hinted_share": 0.0,
         },
         {
             "rank": 2,
@@ -40,6 +43,9 @@ def test_leaderboard_entries(client):
             "wins": 0,
             "draws": 0,
             "losses": 1,
+            "rated_games": 1,
+            "hinted_games": 0,
+            "hinted_share": 0.0,
         },
     ]
 
@@ -171,3 +177,66 @@ def test_schema_describes_both_endpoints(client):
     assert ok["$ref"] == "#/components/schemas/PaginatedLeaderboardEntryList"
     history = paths["/api/users/{username}/ratings/"]["get"]
     assert {"200", "400", "404"} <= set(history["responses"])
+
+
+# -- hinted share ----------------------------------------------------------------------------------
+
+
+def test_leaderboard_entries_carry_the_hinted_share(client):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    hinted_game([ana, bo], bo)
+    hinted_game([ana, bo], ana)
+    hinted_game([ana, bo], bo, hinters={ana})
+    entries = {e["username"]: e for e in client.get(LEADERBOARD).json()["results"]}
+    assert {k: entries["ana"][k] for k in ("games", "rated_games", "hinted_games")} == {
+        "games": 2,
+        "rated_games": 3,
+        "hinted_games": 1,
+    }
+    assert entries["ana"]["hinted_share"] == 0.333
+    assert (entries["bo"]["rated_games"], entries["bo"]["hinted_share"]) == (3, 0.0)
+
+
+def test_a_leaderboard_entry_without_history_has_no_share(client):
+    RatingFactory(user__username="imported")
+    (entry,) = client.get(LEADERBOARD).json()["results"]
+    assert (entry["rated_games"], entry["hinted_games"], entry["hinted_share"]) == (0, 0, None)
+
+
+def test_the_leaderboard_api_reads_a_page_in_two_queries(client, django_assert_max_num_queries):
+    for _ in range(3):
+        first, second = UserFactory(), UserFactory()
+        hinted_game([first, second], second)
+        hinted_game([first, second], second, hinters={first})
+    with django_assert_max_num_queries(2):  # the count, the page with every share
+        results = client.get(LEADERBOARD).json()["results"]
+    assert sorted(e["hinted_games"] for e in results) == [0, 0, 0, 1, 1, 1]
+
+
+def test_the_profile_gives_ratings_and_the_hinted_share_over_both_pools(client):
+    ana, bo, cy, dee = (UserFactory(username=name) for name in ("ana", "bo", "cy", "dee"))
+    hinted_game([ana, bo], bo)
+    hinted_game([ana, bo], bo, hinters={ana})
+    hinted_game([ana, bo, cy, dee], bo, cy, dee, players=4, mode="teams")
+    hinted_game([ana, bo], bo, hinters={ana}, rated=False)  # casual: not counted
+    response = client.get("/api/users/ana/")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["username"], body["rated_games"], body["hinted_games"]) == ("ana", 3, 1)
+    assert body["hinted_share"] == 0.333
+    ffa, teams = body["ratings"]
+    assert (ffa["mode"], ffa["games"], ffa["wins"], ffa["provisional"]) == ("ffa", 1, 1, True)
+    assert ffa["rating"] == 1520.0
+    assert (teams["mode"], teams["games"]) == ("teams", 1)
+
+
+def test_the_profile_of_a_new_player_and_of_nobody(client, user):
+    body = client.get(f"/api/users/{user.username}/").json()
+    assert (body["rated_games"], body["hinted_games"], body["hinted_share"]) == (0, 0, None)
+    assert [(r["mode"], r["rating"], r["games"]) for r in body["ratings"]] == [
+        ("ffa", 1500.0, 0),
+        ("teams", 1500.0, 0),
+    ]
+    response = client.get("/api/users/nobody-here/")
+    assert response.status_code == 404
+    assert "nobody-here" in response.json()["error"]

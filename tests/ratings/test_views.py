@@ -10,7 +10,7 @@ from ratings.models import Rating
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.ratings.factories import RatingFactory
-from tests.ratings.play import play_round, resigned_game, user_at
+from tests.ratings.play import hinted_game, play_round, resigned_game, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +220,75 @@ def test_nav_links_to_leaderboard_and_own_profile(client, user):
     assert f'href="{reverse("leaderboard")}"' in home
     client.force_login(user)
     assert f'href="{reverse("profile", args=[user.username])}"' in page(client, reverse("rules"))
+
+
+# -- hints -----------------------------------------------------------------------------------------
+
+
+def test_the_leaderboard_shows_each_player_s_hinted_share(client):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    hinted_game([ana, bo], bo)
+    hinted_game([ana, bo], ana)
+    hinted_game([ana, bo], bo, hinters={ana})
+    html = page(client, reverse("leaderboard"))
+    assert 'title="Share of rated games in which the player took a hint"' in html
+    assert "#icon-hint" in html.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    by_name = {re.search(r'href="/users/(\w+)/"', row).group(1): row for row in rows(html)}
+    assert (
+        'title="Hints in 1 of 3 rated games (33%)" aria-hidden="true">33%</span>' in by_name["ana"]
+    )
+    assert (
+        '<span class="visually-hidden">Hints in 1 of 3 rated games (33%)</span>' in by_name["ana"]
+    )
+    assert ">0%</span>" in by_name["bo"]
+
+
+def test_a_leaderboard_row_without_history_shows_no_share(client):
+    RatingFactory(user__username="imported")
+    (row,) = rows(page(client, reverse("leaderboard")))
+    assert '<td class="num hints">—</td>' in row
+
+
+def test_the_leaderboard_page_reads_its_rows_in_a_few_queries(
+    client, django_assert_max_num_queries
+):
+    for _ in range(3):
+        first, second = UserFactory(), UserFactory()
+        hinted_game([first, second], second)
+        hinted_game([first, second], second, hinters={first})
+    with django_assert_max_num_queries(2):  # the count, the page with every share
+        html = page(client, reverse("leaderboard"))
+    assert html.count("Hints in 1 of 2 rated games (50%)") == 2 * 3
+
+
+def test_the_profile_shows_the_hinted_share_and_marks_hinted_games(client):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    for _ in range(3):
+        hinted_game([ana, bo], bo)
+    hinted = hinted_game([ana, bo], bo, hinters={ana})
+    html = page(client, reverse("profile", args=["ana"]))
+    line = re.search(r'<p class="hint-share">(.*?)</p>', html, flags=re.S).group(1)
+    assert "#icon-hint" in line
+    assert "Hints in 1 of 4 rated games (25%)" in line
+    recent = html.split("Recent games", 1)[1]
+    (hinted_row,) = [row for row in rows(recent) if f"Game {hinted.pk}<" in row]
+    ana_item, bo_item = re.findall(r"<li>.*?</li>", hinted_row, flags=re.S)
+    assert "hint-mark" in ana_item
+    assert "hint-mark" not in bo_item
+    assert 'title="Used a hint: this game does not count for their rating"' in ana_item
+    assert recent.count("hint-mark") == 1
+    assert "Hints in 0 of 4 rated games (0%)" in page(client, reverse("profile", args=["bo"]))
+
+
+def test_no_hint_line_before_the_first_rated_game(client, user):
+    assert "hint-share" not in page(client, reverse("profile", args=[user.username]))
+
+
+def test_the_hinted_share_is_translated(client):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    hinted_game([ana, bo], bo, hinters={ana})
+    hinted_game([ana, bo], bo)
+    client.cookies["django_language"] = "fr"
+    html = page(client, reverse("profile", args=["ana"]))
+    assert "Indices dans 1 des 2 parties classées (50\u00a0%)" in html
+    assert "Share of rated games" not in page(client, reverse("leaderboard"))

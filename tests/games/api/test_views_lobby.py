@@ -225,6 +225,16 @@ def test_list_filters_by_status_and_player(anon, alice, bob):
     assert ids(player="nobody") == []
 
 
+def test_list_marks_the_players_who_took_a_hint(anon, alice, bob):
+    game = make_game(users=[alice, bob])
+    assert token_client(alice).post(game_url(game.pk, "hint")).status_code == 200
+    (entry,) = anon.get(GAMES, {"player": "bob"}).json()["results"]
+    assert [(s["username"], s["hinted"]) for s in entry["seats"]] == [
+        ("alice", True),
+        ("bob", False),
+    ]
+
+
 def test_list_refuses_an_unknown_status(anon):
     response = anon.get(GAMES, {"status": "paused"})
 
