@@ -10,7 +10,7 @@ urlpatterns = [
     path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("users/<str:username>/challenge/", views.challenge_create, name="challenge_create"),
     path(
-        "challenges/<int:challenge_id>/<str:answer>/",
+        "challenges/<id:challenge_id>/<str:answer>/",
         views.challenge_answer,
         name="challenge_answer",
     ),
