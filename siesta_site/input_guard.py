@@ -2,10 +2,11 @@
 
 One middleware, before the sessions are loaded and before CSRF reads the form:
 
-- a NUL character (``\\x00``, ``%00``) in the path, the query string, a cookie, a header or a form
-  field is a 400: PostgreSQL text cannot hold one (psycopg raises ``DataError``, a 500), and no
-  address, name or value of this site ever contains one. JSON bodies are checked where they are
-  parsed (``siesta_site.safejson``), socket frames where their text is validated;
+- a NUL character (``\\x00``, ``%00``) in the path, the query string, a cookie, a header or a
+  page's form field is a 400: PostgreSQL text cannot hold one (psycopg raises ``DataError``, a
+  500), and no address, name or value of this site ever contains one. JSON bodies (the API takes
+  no other) are checked where they are parsed (``siesta_site.safejson``), socket frames where
+  their text is validated;
 - a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, and a form Django refuses to parse
   (too many fields, a broken multipart body) a 400. Django raises ``RequestDataTooBig`` (and its
   kin) lazily, wherever ``request.POST`` is first read, and answers those with a 400 page and an
@@ -31,10 +32,9 @@ from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
 
-from siesta_site.handlers import error_response
+from siesta_site.handlers import error_response, is_api
 
 NUL = "\x00"
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 UNREADABLE_FORM = (TooManyFieldsSent, TooManyFilesSent, MultiPartParserError, BadRequest)
 """What Django raises for a form (or a query string) it will not parse."""
 
@@ -44,7 +44,10 @@ def has_nul(values: Iterable[str]) -> bool:
 
 
 def _query_and_form(request: HttpRequest) -> Iterable[str]:
-    for data in (request.GET, request.POST):
+    """The query string's names and values and, parsed here to be refused here, a page's form
+    fields. Not the API's: its bodies are JSON only, and DRF, finding the stream read, would take
+    a form for an empty body instead of answering 415."""
+    for data in (request.GET,) if is_api(request) else (request.GET, request.POST):
         for key, items in data.lists():
             yield key
             yield from (item for item in items if isinstance(item, str))
@@ -75,8 +78,6 @@ class InputGuardMiddleware:
         if has_nul([request.path, *request.COOKIES.values()]) or has_nul(headers):
             return self.nul(request)
         try:
-            if request.method == "POST" and request.content_type in FORM_TYPES:
-                request.POST  # noqa: B018 - parse the form now, to refuse it here
             if has_nul(_query_and_form(request)):
                 return self.nul(request)
         except RequestDataTooBig:

@@ -257,6 +257,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every API view answers errors in the shape of API.md ({"error": ...}), not only SiestaApi's.
+    "EXCEPTION_HANDLER": "siesta_site.api.errors.api_exception_handler",
     # Throttles (siesta_site/throttling.py): "N/second|minute|hour|day", or "off".
     "DEFAULT_THROTTLE_CLASSES": [
         "siesta_site.throttling.AnonThrottle",
