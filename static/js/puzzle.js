@@ -52,9 +52,12 @@ function main() {
       seat: puzzle.to_move,
     });
     board.grid.classList.toggle("is-playable", !done);
-    $("pending-move").textContent = builder.text();
+    // While the answer is on the board, the turn tried is not.
+    $("pending-move").textContent = solution ? "" : builder.text();
     $("so-far").textContent =
-      check && builder.placements.length ? format(words.so_far, { points: check.so_far }) : "";
+      check && builder.placements.length && !solution
+        ? format(words.so_far, { points: check.so_far })
+        : "";
     $("submit-button").disabled = done || !(check && check.complete);
   }
 
