@@ -216,7 +216,7 @@ class PuzzleApi(SiestaApi):
             if not result.practice:
                 streak = streak + 1 if result.solved else 0
                 session["puzzle_streak"] = streak
-        if not result.practice:
+        if not result.practice and request.auth is None:  # a token's player has their rows
             session[DONE_KEY] = [*session.get(DONE_KEY, []), puzzle.pk][-500:]
         shown = result.revealed
         return Response(

@@ -370,3 +370,19 @@ def test_give_up_of_an_unknown_puzzle_is_a_404():
     response = APIClient().post("/api/puzzles/999999/give-up/")
     assert response.status_code == 404
     assert response.json()["error"] == "There is no puzzle 999999."
+
+
+@pytest.mark.django_db
+def test_a_script_signed_in_by_token_is_rated_once_without_a_session(puzzle):
+    from django.contrib.sessions.models import Session
+    from rest_framework.authtoken.models import Token
+
+    user = UserFactory()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+
+    first = _attempt(client, puzzle, WRONG)
+    second = _attempt(client, puzzle, puzzle.solution)
+
+    assert (first["rated"], second["rated"], second["practice"]) == (True, False, True)
+    assert not Session.objects.exists()
