@@ -32,12 +32,12 @@ class GameServiceError(ApplicationError):
 
     @property
     def extra(self) -> dict[str, Any]:
-        """An illegal move names its cell (or null), a stale ply the current ply, and an engine
-        refusal its code."""
+        """An illegal move names its cell (or null), a refusal that knows the game's ply (a stale
+        or late move, a move after the end) that ply, and an engine refusal its code."""
         extra: dict[str, Any] = {}
         if isinstance(self, InvalidMove):
             extra["cell"] = self.cell
-        if isinstance(self, StalePly):
+        if isinstance(self, StalePly) or self.ply is not None:
             extra["ply"] = self.ply
         if self.code is not None:
             extra["code"] = self.code

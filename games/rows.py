@@ -181,7 +181,10 @@ def _token_user_sql(vendor: str) -> str:
 
 def user_for_token(key: str) -> Any:
     """The user whose API token is ``key`` (active or not), or None: one plain query, as a
-    socket signs in (sockets connect in bursts: at game starts, after a server restart)."""
+    socket signs in (sockets connect in bursts: at game starts, after a server restart). A key
+    with a NUL character matches no token (and PostgreSQL text could not hold it)."""
+    if "\x00" in key:
+        return None
     with _cursor() as cursor:
         cursor.execute(_token_user_sql(connection.vendor), [key])
         row = cursor.fetchone()

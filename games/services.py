@@ -495,8 +495,8 @@ def _check_turn(game: Game, seats: Sequence[Seat], user: User | None) -> Seat:
     """The seat ``user`` may move for now, or the reason they may not."""
     if game.status != Game.Status.ACTIVE:
         if game.status == Game.Status.OPEN:
-            raise Conflict(_("The game has not started yet."))
-        raise Conflict(_("The game is over."))
+            raise Conflict(_("The game has not started yet."), ply=game.ply)
+        raise Conflict(_("The game is over."), ply=game.ply)
     mine = game.seat_of(user, seats)
     if mine is None:
         raise NotAllowed(_("You are not playing in this game."))

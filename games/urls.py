@@ -6,8 +6,8 @@ from games import views
 
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
-    path("games/<int:game_id>/", views.game, name="game"),
-    path("games/<int:game_id>/join/", views.game_join, name="game_join"),
-    path("games/<int:game_id>/cancel/", views.game_cancel, name="game_cancel"),
-    path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("games/<id:game_id>/", views.game, name="game"),
+    path("games/<id:game_id>/join/", views.game_join, name="game_join"),
+    path("games/<id:game_id>/cancel/", views.game_cancel, name="game_cancel"),
+    path("games/<id:game_id>/replay/", views.game_replay, name="game_replay"),
 ]

@@ -26,6 +26,7 @@ from games.engine import (
     top_turns,
     turn_reach,
 )
+from siesta_site import safejson
 
 MAX_TOP = 10
 MAX_MOVES = 200
@@ -173,11 +174,19 @@ def encode_record(record: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
+MAX_LINK_CHARS = 16 * 1024
+"""The longest ``r`` read: a whole game's record is about 2 KB once encoded."""
+
+
 def decode_record(text: str) -> dict[str, Any]:
-    """The inverse of :func:`encode_record`; anything unreadable is a :class:`BoardInputError`."""
+    """The inverse of :func:`encode_record`; anything unreadable is a :class:`BoardInputError`,
+    and so is text longer than MAX_LINK_CHARS or JSON nested deeper than any record (a deep
+    value would overflow the stack wherever it is walked later)."""
+    if len(text) > MAX_LINK_CHARS:
+        raise BoardInputError("the link does not hold a readable game record")
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        data = json.loads(raw.decode())
+        data = safejson.loads(raw.decode())
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise BoardInputError("the link does not hold a readable game record") from None
     if not isinstance(data, dict):

@@ -85,7 +85,8 @@ class PuzzlePlayer(models.Model):
 
 
 class PuzzleAttempt(models.Model):
-    """One submitted turn. A player's first attempt at a puzzle is the rated one."""
+    """One submitted turn, or a give-up (``gave_up``, no move: the answer was shown). A player's
+    first result on a puzzle is the rated one; later ones are practice."""
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempt_rows")
     user = models.ForeignKey(
@@ -97,6 +98,7 @@ class PuzzleAttempt(models.Model):
     points = models.PositiveSmallIntegerField()
     solved = models.BooleanField()
     rated = models.BooleanField(default=False)
+    gave_up = models.BooleanField(default=False, help_text="Asked for the answer (a loss).")
     rating_before = models.FloatField(null=True, blank=True)
     rating_after = models.FloatField(null=True, blank=True)
     puzzle_rating_before = models.FloatField(null=True, blank=True)

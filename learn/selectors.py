@@ -37,6 +37,11 @@ def puzzle_get(puzzle_id: int) -> Puzzle | None:
     return Puzzle.objects.filter(pk=puzzle_id).select_related("source_game").first()
 
 
+def puzzle_tried(user: User | AnonymousUser, puzzle: Puzzle) -> bool:
+    """Whether a signed-in player already has a result on ``puzzle`` (their next is practice)."""
+    return user.is_authenticated and PuzzleAttempt.objects.filter(puzzle=puzzle, user=user).exists()
+
+
 def puzzle_player(user: User | AnonymousUser) -> PuzzlePlayer | None:
     if not user.is_authenticated:
         return None

@@ -125,14 +125,24 @@ def puzzles_from_game(*, game_id: int) -> int | None:
 
 @dataclass(frozen=True)
 class AttemptResult:
+    """The outcome of an attempt or a give-up. ``practice``: not the caller's first result on
+    the puzzle (it moves no rating and no streak). ``revealed``: the answer may be shown (a solve
+    or a give-up; never after a wrong turn)."""
+
     puzzle: Puzzle
     move: str
     points: int
     solved: bool
     rated: bool
+    practice: bool = False
+    gave_up: bool = False
     rating_before: float | None = None
     rating_after: float | None = None
     streak: int | None = None
+
+    @property
+    def revealed(self) -> bool:
+        return self.solved or self.gave_up
 
 
 def expected(rating: float, opponent: float) -> float:
@@ -140,15 +150,24 @@ def expected(rating: float, opponent: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0)))
 
 
-def puzzle_attempt_make(*, puzzle_id: int, move: str, user: User | None = None) -> AttemptResult:
-    """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
-
-    Signed in, the attempt is stored; the player's first attempt at a puzzle is rated (Elo
-    against the puzzle's rating, which moves the other way) and moves the streaks. An illegal
-    turn raises :class:`PuzzleError` naming the cell and changes nothing."""
+def _puzzle_or_not_found(puzzle_id: int) -> Puzzle:
     puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
     if puzzle is None:
         raise PuzzleNotFound(_("There is no puzzle %(id)s.") % {"id": puzzle_id})
+    return puzzle
+
+
+def puzzle_attempt_make(
+    *, puzzle_id: int, move: str, user: User | None = None, seen: bool = False
+) -> AttemptResult:
+    """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
+
+    Signed in, the attempt is stored; the player's first result on a puzzle (an attempt or a
+    give-up) is rated (Elo against the puzzle's rating, which moves the other way) and moves the
+    streaks; later ones are practice. ``seen``: the caller's browser already had a result on this
+    puzzle (perhaps signed out, its answer shown): practice too. An illegal turn raises
+    :class:`PuzzleError` naming the cell and changes nothing."""
+    puzzle = _puzzle_or_not_found(puzzle_id)
     pos = puzzle_position(puzzle)
     try:
         points, solved = solves(pos, move, puzzle.best_points)
@@ -157,59 +176,97 @@ def puzzle_attempt_make(*, puzzle_id: int, move: str, user: User | None = None) 
     except EngineError as exc:
         raise PuzzleError(str(exc)) from None
     text = " ".join(move.upper().split())
+    return _result_record(puzzle, user, seen, text, points, solved, gave_up=False)
+
+
+def puzzle_give_up(
+    *, puzzle_id: int, user: User | None = None, seen: bool = False
+) -> AttemptResult:
+    """Show the answer. Signed in, a give-up is stored and, as the first result on the puzzle,
+    rated as a loss (so asking first and solving after never gains a rating); signed out it
+    rates nothing."""
+    puzzle = _puzzle_or_not_found(puzzle_id)
+    return _result_record(puzzle, user, seen, "", 0, False, gave_up=True)
+
+
+def _result_record(
+    puzzle: Puzzle,
+    user: User | None,
+    seen: bool,
+    move: str,
+    points: int,
+    solved: bool,
+    *,
+    gave_up: bool,
+) -> AttemptResult:
+    """Count a result on the puzzle and, signed in, store it and rate it if it is the first."""
     if user is None or not user.is_authenticated:
         with transaction.atomic():
             locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
             locked.attempts += 1
             locked.solved += solved
             locked.save(update_fields=["attempts", "solved"])
-        return AttemptResult(locked, text, points, solved, rated=False)
+        return AttemptResult(locked, move, points, solved, False, seen, gave_up)
     with transaction.atomic():
         PuzzlePlayer.objects.get_or_create(user=user)
         player = PuzzlePlayer.objects.select_for_update().get(user=user)
         locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
-        rated = not PuzzleAttempt.objects.filter(puzzle=locked, user=user).exists()
+        rated = not seen and not PuzzleAttempt.objects.filter(puzzle=locked, user=user).exists()
         attempt = PuzzleAttempt(
-            puzzle=locked, user=user, move=text, points=points, solved=solved, rated=rated
+            puzzle=locked,
+            user=user,
+            move=move,
+            points=points,
+            solved=solved,
+            rated=rated,
+            gave_up=gave_up,
         )
         locked.attempts += 1
         locked.solved += solved
         fields = ["attempts", "solved"]
         if rated:
-            score = 1.0 if solved else 0.0
-            chance = expected(player.rating, locked.rating)
-            k = PLAYER_K_NEW if player.rated < NEW_PLAYER_ATTEMPTS else PLAYER_K
-            attempt.rating_before = player.rating
-            attempt.puzzle_rating_before = locked.rating
-            player.rating = round(player.rating + k * (score - chance), 1)
-            locked.rating = round(locked.rating - PUZZLE_K * (score - chance), 1)
-            attempt.rating_after = player.rating
-            attempt.puzzle_rating_after = locked.rating
-            player.rated += 1
-            player.solved += solved
-            player.streak = player.streak + 1 if solved else 0
-            player.best_streak = max(player.best_streak, player.streak)
-            locked.rated_attempts += 1
+            _rate(player, locked, attempt, solved)
             fields += ["rating", "rated_attempts"]
-        today = timezone.localdate()
-        daily = DailyPuzzle.objects.filter(date=today).values_list("puzzle_id", flat=True).first()
-        if solved and daily == locked.pk and player.last_daily != today:
-            yesterday = today - datetime.timedelta(days=1)
-            player.daily_streak = player.daily_streak + 1 if player.last_daily == yesterday else 1
-            player.last_daily = today
         player.save()
         locked.save(update_fields=fields)
         attempt.save()
     return AttemptResult(
         locked,
-        text,
+        move,
         points,
         solved,
         rated,
+        not rated,
+        gave_up,
         attempt.rating_before,
         attempt.rating_after,
         player.streak,
     )
+
+
+def _rate(player: PuzzlePlayer, puzzle: Puzzle, attempt: PuzzleAttempt, solved: bool) -> None:
+    """A first result: Elo for both sides, the streak, and the daily streak for a solve of
+    today's puzzle (in memory; the caller saves)."""
+    score = 1.0 if solved else 0.0
+    chance = expected(player.rating, puzzle.rating)
+    k = PLAYER_K_NEW if player.rated < NEW_PLAYER_ATTEMPTS else PLAYER_K
+    attempt.rating_before = player.rating
+    attempt.puzzle_rating_before = puzzle.rating
+    player.rating = round(player.rating + k * (score - chance), 1)
+    puzzle.rating = round(puzzle.rating - PUZZLE_K * (score - chance), 1)
+    attempt.rating_after = player.rating
+    attempt.puzzle_rating_after = puzzle.rating
+    player.rated += 1
+    player.solved += solved
+    player.streak = player.streak + 1 if solved else 0
+    player.best_streak = max(player.best_streak, player.streak)
+    puzzle.rated_attempts += 1
+    today = timezone.localdate()
+    daily = DailyPuzzle.objects.filter(date=today).values_list("puzzle_id", flat=True).first()
+    if solved and daily == puzzle.pk and player.last_daily != today:
+        yesterday = today - datetime.timedelta(days=1)
+        player.daily_streak = player.daily_streak + 1 if player.last_daily == yesterday else 1
+        player.last_daily = today
 
 
 # -- the daily puzzle ---------------------------------------------------------------------------

@@ -9,5 +9,5 @@ urlpatterns = [
     path("puzzles/", views.puzzles_home, name="puzzles"),
     path("puzzles/next/", views.puzzle_next, name="puzzle_next"),
     path("puzzles/history/", views.puzzle_history, name="puzzle_history"),
-    path("puzzles/<int:puzzle_id>/", views.puzzle_page, name="puzzle"),
+    path("puzzles/<id:puzzle_id>/", views.puzzle_page, name="puzzle"),
 ]

@@ -52,6 +52,9 @@ def learn_strings() -> dict[str, Any]:
             "source": _("From %(label)s, turn %(ply)s"),
             "streak": _("Streak: %(streak)s"),
             "solution": _("A solution: %(move)s"),
+            "wrong": _("Not the best turn: try again, or show the answer."),
+            "gave_up": _("The answer: the most is %(best)s points."),
+            "practice": _("Practice: you already have a result here, your rating stays."),
             "throttled": _("Too many requests: wait a moment."),
         },
     }
@@ -77,7 +80,8 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
         error = _("The turn number in the link is not a number.")
     game_id = request.GET.get("game")
     if game_id:
-        game = Game.objects.filter(pk=game_id if game_id.isdigit() else 0).first()
+        wanted = game_id if game_id.isascii() and game_id.isdigit() else 0
+        game = Game.objects.filter(pk=wanted).first()
         if game is None:
             error = GameNotFound(game_id).message
         elif game.status != Game.Status.FINISHED:
@@ -149,6 +153,15 @@ def puzzle_next(request: HttpRequest) -> HttpResponse:
     return redirect(f"{url}?{query}" if query else url)
 
 
+DONE_KEY = "puzzles_done"
+"""The session's puzzles with a result (an attempt or a give-up, signed in or out): later
+results on them are practice, even after signing in (their answer may have been shown)."""
+
+
+def puzzle_done(session: Any, puzzle_id: int) -> bool:
+    return puzzle_id in session.get(DONE_KEY, [])
+
+
 def source_links(puzzle: Puzzle) -> dict[str, Any]:
     """Where a puzzle came from: the replay of its game (if it was played here) and the analysis
     board at the position."""
@@ -187,6 +200,10 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         "supply": puzzle.supply,
         "scores": puzzle.scores,
         "attempt_url": reverse("api-puzzle-attempt", args=[puzzle.pk]),
+        "give_up_url": reverse("api-puzzle-give-up", args=[puzzle.pk]),
+        # Already a result here: the page says that another is practice.
+        "practice": puzzle_done(request.session, puzzle.pk)
+        or selectors.puzzle_tried(request.user, puzzle),
         "next_url": reverse("puzzle_next") + (f"?{request.GET.urlencode()}" if request.GET else ""),
     }
     return render(

@@ -30,13 +30,26 @@ class TooDeep(ValueError):
         )
 
 
-def check_depth(value: Any) -> None:
-    """Raise TooDeep when ``value`` nests lists and dicts more than MAX_DEPTH levels (iterative)."""
+class HasNul(ValueError):
+    def __init__(self) -> None:
+        super().__init__(_("The JSON holds a NUL character, which no value may hold."))
+
+
+def check_depth(value: Any, *, nul: bool = False) -> None:
+    """Raise TooDeep when ``value`` nests lists and dicts more than MAX_DEPTH levels (iterative);
+    with ``nul``, HasNul when a string (a key or a value) holds a NUL character, which PostgreSQL
+    text cannot store."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
             children: Any = item.values()
+            if nul and any("\x00" in key for key in item):
+                raise HasNul()
+        elif isinstance(item, str):
+            if nul and "\x00" in item:
+                raise HasNul()
+            continue
         elif isinstance(item, list):
             children = item
         else:
@@ -64,7 +77,7 @@ class BodyTooLarge(APIException):
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser with limits: a body larger than MAX_BODY_BYTES is a 413 (DRF reads the
     request stream itself, past Django's DATA_UPLOAD_MAX_MEMORY_SIZE), and one nested too deeply
-    a 400, rather than a 500."""
+    or holding a NUL character a 400, rather than a 500."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
@@ -82,7 +95,7 @@ class JSONParser(parsers.JSONParser):
         except ValueError as exc:
             raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
         try:
-            check_depth(data)
-        except TooDeep as exc:
+            check_depth(data, nul=True)
+        except (TooDeep, HasNul) as exc:
             raise ParseError(str(exc)) from None
         return data

@@ -98,6 +98,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything reads the session, the form or the database (siesta_site/input_guard.py).
+    "siesta_site.input_guard.InputGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -260,6 +262,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every API view answers errors in the shape of API.md ({"error": ...}), not only SiestaApi's.
+    "EXCEPTION_HANDLER": "siesta_site.api.errors.api_exception_handler",
     # Throttles (siesta_site/throttling.py): "N/second|minute|hour|day", or "off".
     "DEFAULT_THROTTLE_CLASSES": [
         "siesta_site.throttling.AnonThrottle",

@@ -29,3 +29,9 @@ urlpatterns = [
     path("", include("pages.urls")),
     path("", include("games.urls")),
 ]
+
+# Errors raised outside the API views keep the API's JSON shape under /api/ (siesta_site.handlers).
+handler400 = "siesta_site.handlers.bad_request"
+handler403 = "siesta_site.handlers.permission_denied"
+handler404 = "siesta_site.handlers.not_found"
+handler500 = "siesta_site.handlers.server_error"

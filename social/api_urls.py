@@ -6,17 +6,17 @@ from social import api
 
 urlpatterns: list[URLPattern] = [
     path("seeks/", api.SeekListCreateApi.as_view(), name="api-seeks"),
-    path("seeks/<int:seek_id>/", api.SeekDetailApi.as_view(), name="api-seek"),
-    path("games/<int:game_id>/rematch/", api.RematchApi.as_view(), name="api-game-rematch"),
+    path("seeks/<id:seek_id>/", api.SeekDetailApi.as_view(), name="api-seek"),
+    path("games/<id:game_id>/rematch/", api.RematchApi.as_view(), name="api-game-rematch"),
     path("challenges/", api.ChallengeListCreateApi.as_view(), name="api-challenges"),
-    path("challenges/<int:challenge_id>/", api.ChallengeDetailApi.as_view(), name="api-challenge"),
+    path("challenges/<id:challenge_id>/", api.ChallengeDetailApi.as_view(), name="api-challenge"),
     path(
-        "challenges/<int:challenge_id>/accept/",
+        "challenges/<id:challenge_id>/accept/",
         api.ChallengeAcceptApi.as_view(),
         name="api-challenge-accept",
     ),
     path(
-        "challenges/<int:challenge_id>/decline/",
+        "challenges/<id:challenge_id>/decline/",
         api.ChallengeDeclineApi.as_view(),
         name="api-challenge-decline",
     ),

@@ -445,6 +445,8 @@ def chat_post(
         raise InvalidInput(
             _("A chat message has 1 to %(limit)s characters.") % {"limit": ChatMessage.MAX_LENGTH}
         )
+    if "\x00" in text:  # PostgreSQL text cannot hold it
+        raise InvalidInput(_("A chat message cannot hold a NUL character."))
     game = game_or_not_found(game_id, games=Game.objects.all())
     usernames: list[str | None] = list(
         Seat.objects.filter(game=game, user__isnull=False).values_list("user__username", flat=True)

@@ -16,7 +16,7 @@ urlpatterns = [
     path("notifications/confirm/<str:token>/", views.email_confirm, name="email_confirm"),
     path("users/<str:username>/challenge/", views.challenge_create, name="challenge_create"),
     path(
-        "challenges/<int:challenge_id>/<str:answer>/",
+        "challenges/<id:challenge_id>/<str:answer>/",
         views.challenge_answer,
         name="challenge_answer",
     ),

@@ -7,17 +7,17 @@ from tournaments import api
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", api.TournamentListCreateApi.as_view(), name="api-tournaments"),
     path(
-        "tournaments/<int:tournament_id>/",
+        "tournaments/<id:tournament_id>/",
         api.TournamentDetailApi.as_view(),
         name="api-tournament",
     ),
     path(
-        "tournaments/<int:tournament_id>/join/",
+        "tournaments/<id:tournament_id>/join/",
         api.TournamentJoinApi.as_view(),
         name="api-tournament-join",
     ),
     path(
-        "tournaments/<int:tournament_id>/leave/",
+        "tournaments/<id:tournament_id>/leave/",
         api.TournamentLeaveApi.as_view(),
         name="api-tournament-leave",
     ),

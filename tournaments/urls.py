@@ -6,8 +6,8 @@ from tournaments import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", views.tournament_list, name="tournaments"),
-    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
-    path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="tournament_live"),
-    path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="tournament_join"),
-    path("tournaments/<int:tournament_id>/leave/", views.tournament_leave, name="tournament_leave"),
+    path("tournaments/<id:tournament_id>/", views.tournament_detail, name="tournament"),
+    path("tournaments/<id:tournament_id>/live/", views.tournament_live, name="tournament_live"),
+    path("tournaments/<id:tournament_id>/join/", views.tournament_join, name="tournament_join"),
+    path("tournaments/<id:tournament_id>/leave/", views.tournament_leave, name="tournament_leave"),
 ]

@@ -6,15 +6,15 @@ from games.api import analysis, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
-    path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
-    path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
-    path("games/<int:game_id>/cancel/", views.GameCancelApi.as_view(), name="api-game-cancel"),
-    path("games/<int:game_id>/moves/", views.GameMoveApi.as_view(), name="api-game-moves"),
-    path("games/<int:game_id>/hint/", views.GameHintApi.as_view(), name="api-game-hint"),
-    path("games/<int:game_id>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
-    path("games/<int:game_id>/record/", views.GameRecordApi.as_view(), name="api-game-record"),
+    path("games/<id:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<id:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
+    path("games/<id:game_id>/cancel/", views.GameCancelApi.as_view(), name="api-game-cancel"),
+    path("games/<id:game_id>/moves/", views.GameMoveApi.as_view(), name="api-game-moves"),
+    path("games/<id:game_id>/hint/", views.GameHintApi.as_view(), name="api-game-hint"),
+    path("games/<id:game_id>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
+    path("games/<id:game_id>/record/", views.GameRecordApi.as_view(), name="api-game-record"),
     path(
-        "games/<int:game_id>/analysis/",
+        "games/<id:game_id>/analysis/",
         analysis.GameAnalysisApi.as_view(),
         name="api-game-analysis",
     ),

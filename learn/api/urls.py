@@ -9,8 +9,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("analysis/line/", views.AnalysisLineApi.as_view(), name="api-analysis-line"),
     path("analysis/turn/", views.AnalysisTurnApi.as_view(), name="api-analysis-turn"),
     path(
-        "puzzles/<int:puzzle_id>/attempts/",
+        "puzzles/<id:puzzle_id>/attempts/",
         views.PuzzleAttemptApi.as_view(),
         name="api-puzzle-attempt",
+    ),
+    path(
+        "puzzles/<id:puzzle_id>/give-up/",
+        views.PuzzleGiveUpApi.as_view(),
+        name="api-puzzle-give-up",
     ),
 ]

@@ -16,7 +16,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from games.engine import GameRecord
 from learn import board, services
-from learn.views import source_links
+from learn.views import DONE_KEY, puzzle_done, source_links
 from siesta_site.api.base import SiestaApi
 from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 
@@ -171,72 +171,122 @@ class AnalysisTurnApi(AnalysisApi):
         )
 
 
-class PuzzleAttemptApi(SiestaApi):
+@extend_schema_serializer(component_name="PuzzleAttempt")
+class PuzzleResultSerializer(serializers.Serializer[Any]):
+    move = serializers.CharField(help_text="The turn tried; empty for a give-up.")
+    points = serializers.IntegerField(help_text="What the turn scores.")
+    solved = serializers.BooleanField(help_text="points == best_points.")
+    gave_up = serializers.BooleanField(help_text="The answer was asked for (a loss).")
+    rated = serializers.BooleanField(help_text="The caller's first result, signed in.")
+    practice = serializers.BooleanField(
+        help_text="Not the caller's first result on this puzzle: no rating or streak moves."
+    )
+    best_points = serializers.IntegerField(
+        allow_null=True, help_text="The most any turn scores; null after a wrong turn."
+    )
+    solution = serializers.CharField(
+        allow_null=True, help_text="One turn that scores best_points; null after a wrong turn."
+    )
+    cores = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="Every distinct set of scoring placements; null after a wrong turn.",
+    )
+    rating_before = serializers.FloatField(allow_null=True)
+    rating_after = serializers.FloatField(allow_null=True)
+    puzzle_rating = serializers.FloatField()
+    streak = serializers.IntegerField(allow_null=True)
+    source = serializers.DictField(  # type: ignore[assignment]
+        allow_null=True,
+        help_text='{"game": id|null, "ply", "url", "replay", "label"}; null after a wrong turn.',
+    )
+
+
+class PuzzleApi(SiestaApi):
     permission_classes = [AllowAny]
 
+    def answer(self, request: Request, result: services.AttemptResult) -> Response:
+        """The result in the API's words; the answer (solution, best points, the source game,
+        whose replay and analysis would show it) only after a solve or a give-up."""
+        puzzle = result.puzzle
+        session = request.session
+        streak = result.streak
+        if not request.user.is_authenticated:  # signed out: the streak lives in the session
+            streak = session.get("puzzle_streak", 0)
+            if not result.practice:
+                streak = streak + 1 if result.solved else 0
+                session["puzzle_streak"] = streak
+        if not result.practice and request.auth is None:  # a token's player has their rows
+            session[DONE_KEY] = [*session.get(DONE_KEY, []), puzzle.pk][-500:]
+        shown = result.revealed
+        return Response(
+            {
+                "move": result.move,
+                "points": result.points,
+                "solved": result.solved,
+                "gave_up": result.gave_up,
+                "rated": result.rated,
+                "practice": result.practice,
+                "best_points": puzzle.best_points if shown else None,
+                "solution": puzzle.solution if shown else None,
+                "cores": puzzle.cores if shown else None,
+                "rating_before": result.rating_before,
+                "rating_after": result.rating_after,
+                "puzzle_rating": puzzle.rating,
+                "streak": streak,
+                "source": source_links(puzzle) if shown else None,
+            }
+        )
+
+
+PUZZLE_NOT_FOUND = OpenApiResponse(ErrorSerializer, description="There is no such puzzle.")
+
+
+class PuzzleAttemptApi(PuzzleApi):
     @extend_schema_serializer(component_name="PuzzleAttemptInput")
     class InputSerializer(serializers.Serializer[Any]):
         move = serializers.CharField(help_text="A whole turn, like SF5 RF6 HF7.")
 
-    @extend_schema_serializer(component_name="PuzzleAttempt")
-    class OutputSerializer(serializers.Serializer[Any]):
-        move = serializers.CharField()
-        points = serializers.IntegerField(help_text="What the turn scores.")
-        best_points = serializers.IntegerField(help_text="The most any turn scores.")
-        solved = serializers.BooleanField(help_text="points == best_points.")
-        solution = serializers.CharField(help_text="One turn that scores best_points.")
-        cores = serializers.ListField(
-            child=serializers.CharField(), help_text="Every distinct set of scoring placements."
-        )
-        rated = serializers.BooleanField(help_text="The caller's first attempt, signed in.")
-        rating_before = serializers.FloatField(allow_null=True)
-        rating_after = serializers.FloatField(allow_null=True)
-        puzzle_rating = serializers.FloatField()
-        streak = serializers.IntegerField(allow_null=True)
-        source = serializers.DictField(  # type: ignore[assignment]
-            help_text='{"game": id|null, "ply", "url", "replay", "label"}'
-        )
-
     @extend_schema(
         tags=["puzzles"],
         summary="Try a puzzle",
-        description="Solved when the turn scores the maximum (any maximal turn counts). Signed "
-        "in, the first attempt at a puzzle is rated (Elo against the puzzle's rating).",
+        description="Solved when the turn scores the maximum (any maximal turn counts). A wrong "
+        "turn says so and shows nothing of the answer: try again, or give up. Signed in, the "
+        "first result on a puzzle is rated (Elo against the puzzle's rating); later ones are "
+        "practice.",
         request=InputSerializer,
         responses={
-            200: OutputSerializer,
+            200: PuzzleResultSerializer,
             400: OpenApiResponse(IllegalMoveErrorSerializer, description="An illegal turn."),
-            404: OpenApiResponse(ErrorSerializer, description="There is no such puzzle."),
+            404: PUZZLE_NOT_FOUND,
         },
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = request.user if request.user.is_authenticated else None
         # A refused attempt (services.PuzzleError) answers as every domain error does.
         result = services.puzzle_attempt_make(
             puzzle_id=puzzle_id,
             move=data.validated_data["move"],
-            user=user,
+            user=request.user if request.user.is_authenticated else None,
+            seen=puzzle_done(request.session, puzzle_id),
         )
-        streak = result.streak
-        if user is None:  # signed out: the streak lives in the session
-            streak = request.session.get("puzzle_streak", 0) + 1 if result.solved else 0
-            request.session["puzzle_streak"] = streak
-        puzzle = result.puzzle
-        return Response(
-            {
-                "move": result.move,
-                "points": result.points,
-                "best_points": puzzle.best_points,
-                "solved": result.solved,
-                "solution": puzzle.solution,
-                "cores": puzzle.cores,
-                "rated": result.rated,
-                "rating_before": result.rating_before,
-                "rating_after": result.rating_after,
-                "puzzle_rating": puzzle.rating,
-                "streak": streak,
-                "source": source_links(puzzle),
-            }
+        return self.answer(request, result)
+
+
+class PuzzleGiveUpApi(PuzzleApi):
+    @extend_schema(
+        tags=["puzzles"],
+        summary="Give up: show the answer",
+        description="Answers with the solution. Signed in, as the first result on a puzzle it "
+        "is rated as a loss; signed out it rates nothing. No body.",
+        request=None,
+        responses={200: PuzzleResultSerializer, 404: PUZZLE_NOT_FOUND},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        result = services.puzzle_give_up(
+            puzzle_id=puzzle_id,
+            user=request.user if request.user.is_authenticated else None,
+            seen=puzzle_done(request.session, puzzle_id),
         )
+        return self.answer(request, result)

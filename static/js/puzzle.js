@@ -1,7 +1,9 @@
 /*
  * A puzzle (/puzzles/<id>/): build a turn for the seat to move and submit it. The server's engine
  * checks each placement (POST /api/analysis/turn/, points so far only) and the whole turn
- * (POST /api/puzzles/<id>/attempts/): solved when it scores the maximum.
+ * (POST /api/puzzles/<id>/attempts/): solved when it scores the maximum. A wrong turn shows
+ * nothing of the answer (try again); "Show the answer" gives up (POST /api/puzzles/<id>/give-up/),
+ * a loss for a signed-in player's first result.
  */
 import * as Learn from "./lib/learn.js";
 import { Board } from "./lib/board.js";
@@ -50,9 +52,12 @@ function main() {
       seat: puzzle.to_move,
     });
     board.grid.classList.toggle("is-playable", !done);
-    $("pending-move").textContent = builder.text();
+    // While the answer is on the board, the turn tried is not.
+    $("pending-move").textContent = solution ? "" : builder.text();
     $("so-far").textContent =
-      check && builder.placements.length ? format(words.so_far, { points: check.so_far }) : "";
+      check && builder.placements.length && !solution
+        ? format(words.so_far, { points: check.so_far })
+        : "";
     $("submit-button").disabled = done || !(check && check.complete);
   }
 
@@ -67,29 +72,7 @@ function main() {
     render();
   }
 
-  async function submit() {
-    const move = builder.text();
-    if (!move) {
-      say(words.need_turn, "error");
-      return;
-    }
-    const answer = await Learn.post(puzzle.attempt_url, { move });
-    if (!answer.ok) {
-      say(answer.data.error, "error");
-      Learn.markCell(board, answer.data.cell);
-      return;
-    }
-    const result = answer.data;
-    done = true;
-    say("");
-    $("puzzle-result").hidden = false;
-    $("puzzle-result").classList.toggle("is-solved", result.solved);
-    $("result-line").textContent =
-      format(words.found, { points: result.points, best: result.best_points }) +
-      " " +
-      (result.solved
-        ? format(words.solved, { points: result.best_points })
-        : format(words.not_solved, { best: result.best_points }));
+  function showRating(result) {
     $("result-rating").textContent = result.rated
       ? format(words.rating, {
           before: Math.round(result.rating_before),
@@ -97,9 +80,32 @@ function main() {
         })
       : "";
     if (result.rated && $("my-rating")) $("my-rating").textContent = Math.round(result.rating_after);
+    $("puzzle-practice").hidden = !result.practice;
+  }
+
+  function resultLine(result) {
+    if (result.gave_up) return format(words.gave_up, { best: result.best_points });
+    return (
+      format(words.found, { points: result.points, best: result.best_points }) +
+      " " +
+      format(words.solved, { points: result.best_points })
+    );
+  }
+
+  // A solve or a give-up: the answer, its source, and the way to the next puzzle.
+  function finish(result) {
+    done = true;
+    say("");
+    $("give-up-button").hidden = true;
+    $("puzzle-result").hidden = false;
+    $("puzzle-result").classList.toggle("is-solved", result.solved);
+    $("result-line").textContent = resultLine(result);
+    showRating(result);
     $("result-streak").textContent =
       result.streak !== null ? format(words.streak, { streak: result.streak }) : "";
     $("solution-text").textContent = format(words.solution, { move: result.solution });
+    if (result.gave_up) solution = result.solution;
+    $("solution-text").hidden = !solution;
     $("solution-button").onclick = () => {
       solution = solution ? null : result.solution;
       $("solution-text").hidden = !solution;
@@ -121,7 +127,40 @@ function main() {
     $("next-button").focus();
   }
 
+  async function submit() {
+    const move = builder.text();
+    if (!move) {
+      say(words.need_turn, "error");
+      return;
+    }
+    const answer = await Learn.post(puzzle.attempt_url, { move });
+    if (!answer.ok) {
+      say(answer.data.error, "error");
+      Learn.markCell(board, answer.data.cell);
+      return;
+    }
+    const result = answer.data;
+    if (result.solved) {
+      finish(result);
+      return;
+    }
+    // Wrong: the points found, nothing of the answer; the turn stays to be changed.
+    showRating(result);
+    const parts = [format(words.points, { points: result.points }), "—", words.wrong];
+    say([...parts, $("result-rating").textContent].join(" ").trim(), "error");
+  }
+
+  async function giveUp() {
+    const answer = await Learn.post(puzzle.give_up_url, {});
+    if (!answer.ok) {
+      say(answer.data.error, "error");
+      return;
+    }
+    finish(answer.data);
+  }
+
   $("submit-button").addEventListener("click", submit);
+  $("give-up-button").addEventListener("click", giveUp);
 
   Learn.seatTable($("puzzle-seats"), position, strings);
   render();

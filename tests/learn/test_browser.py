@@ -111,3 +111,39 @@ def test_a_puzzle_solved_in_the_browser(page: Any) -> None:
     assert f"{puzzle.best_points} of {puzzle.best_points}" in result
     page.click("#solution-button")
     assert puzzle.solution in page.inner_text("#solution-text")
+
+
+def _play(page: Any, move: str) -> None:
+    for placement in Turn.parse(move).placements:
+        page.click(f'#puzzle-picker [data-piece="{placement.piece.value}"]')
+        page.click(f'.cell[data-cell="{str(placement)[1:]}"]')
+        page.wait_for_function(
+            "(text) => document.getElementById('pending-move').textContent.includes(text)",
+            arg=str(placement),
+        )
+    page.wait_for_selector("#submit-button:not([disabled])")
+    page.click("#submit-button")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 900), (375, 800)])
+def test_a_wrong_turn_hides_the_answer_until_asked_for(page: Any, width: int, height: int) -> None:
+    from tests.learn.test_puzzles import WRONG, _small_puzzle
+
+    puzzle = _small_puzzle()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{page.base}/puzzles/{puzzle.pk}/")
+    _play(page, WRONG)
+    page.wait_for_function(
+        "() => document.getElementById('puzzle-message').textContent.includes('try again')"
+    )
+    assert page.is_hidden("#puzzle-result")
+    assert puzzle.solution not in page.content()
+
+    page.click("#give-up-button")
+
+    page.wait_for_selector("#puzzle-result:not([hidden])")
+    assert "the most is 7 points" in page.inner_text("#result-line")
+    assert page.is_visible("#solution-text")
+    assert puzzle.solution in page.inner_text("#solution-text")
+    assert page.is_hidden("#give-up-button")
+    assert page.is_visible("#next-button")

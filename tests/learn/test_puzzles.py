@@ -176,7 +176,9 @@ def test_the_attempt_api_works_signed_out_without_rating(puzzle):
     assert not data["rated"]
     assert data["rating_after"] is None
     assert data["streak"] == 1
-    assert client.post(url, {"move": puzzle.solution}, format="json").json()["streak"] == 2
+    assert not data["practice"]
+    again = client.post(url, {"move": puzzle.solution}, format="json").json()
+    assert (again["practice"], again["streak"]) == (True, 1)  # the same puzzle: practice
     bad = client.post(url, {"move": "SA2 RB3 HC3"}, format="json")
     assert bad.status_code == 400
     assert bad.json()["cell"] == "A2"
@@ -242,3 +244,145 @@ def test_make_puzzles_is_idempotent(capsys):
     call_command("make_puzzles", games=2, processes=1, players="2")
     assert Puzzle.objects.count() == first
     assert "0 new puzzles" in capsys.readouterr().out
+
+
+WRONG = "HE1 HF1 HG1"
+ANSWER_FIELDS = ("best_points", "solution", "cores", "source")
+
+
+def _attempt(client, puzzle, move):
+    response = client.post(f"/api/puzzles/{puzzle.pk}/attempts/", {"move": move}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _give_up(client, puzzle):
+    response = client.post(f"/api/puzzles/{puzzle.pk}/give-up/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _signed_in(user):
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_a_wrong_turn_reveals_nothing_of_the_answer(puzzle, signed_in):
+    client = _signed_in(UserFactory()) if signed_in else APIClient()
+
+    response = client.post(f"/api/puzzles/{puzzle.pk}/attempts/", {"move": WRONG}, format="json")
+
+    data = response.json()
+    assert (data["solved"], data["points"], data["rated"]) == (False, 3, signed_in)
+    assert all(data[field] is None for field in ANSWER_FIELDS), data
+    assert puzzle.solution not in response.content.decode()
+    # Trying again is allowed, and still shows nothing until a solve.
+    assert all(_attempt(client, puzzle, WRONG)[field] is None for field in ANSWER_FIELDS)
+    solved = _attempt(client, puzzle, puzzle.solution)
+    assert (solved["solution"], solved["best_points"]) == (puzzle.solution, 7)
+    assert solved["practice"]
+
+
+@pytest.mark.django_db
+def test_only_the_first_result_moves_the_rating_later_ones_are_practice(puzzle):
+    user = UserFactory()
+    client = _signed_in(user)
+
+    miss = _attempt(client, puzzle, WRONG)
+    assert (miss["rated"], miss["practice"]) == (True, False)
+    assert miss["rating_after"] < miss["rating_before"] == 1500
+    rating = PuzzlePlayer.objects.get(user=user).rating
+    puzzle.refresh_from_db()
+    puzzle_rating = puzzle.rating
+
+    hit = _attempt(client, puzzle, puzzle.solution)
+    gave_up = _give_up(client, puzzle)
+
+    assert (hit["solved"], hit["rated"], hit["practice"]) == (True, False, True)
+    assert (gave_up["rated"], gave_up["practice"]) == (False, True)
+    player = PuzzlePlayer.objects.get(user=user)
+    puzzle.refresh_from_db()
+    assert (player.rating, player.rated, player.solved, player.streak) == (rating, 1, 0, 0)
+    assert puzzle.rating == puzzle_rating
+    assert PuzzleAttempt.objects.filter(user=user, rated=True).count() == 1
+
+
+@pytest.mark.django_db
+def test_giving_up_shows_the_answer_and_is_a_rated_loss_for_a_player(puzzle):
+    user = UserFactory()
+    PuzzlePlayer.objects.create(user=user, streak=2, best_streak=2)
+    client = _signed_in(user)
+
+    data = _give_up(client, puzzle)
+
+    assert (data["gave_up"], data["solved"], data["rated"]) == (True, False, True)
+    assert (data["solution"], data["best_points"]) == (puzzle.solution, 7)
+    assert data["source"]["url"].startswith("/analysis/")
+    assert data["rating_after"] < data["rating_before"]
+    assert data["streak"] == 0
+    attempt = PuzzleAttempt.objects.get(user=user)
+    assert (attempt.gave_up, attempt.rated, attempt.move, attempt.solved) == (True, True, "", False)
+    # Solving it now, with the answer known, changes nothing.
+    later = _attempt(client, puzzle, puzzle.solution)
+    assert (later["rated"], later["practice"], later["rating_after"]) == (False, True, None)
+    assert PuzzlePlayer.objects.get(user=user).rating == data["rating_after"]
+
+
+@pytest.mark.django_db
+def test_an_answer_seen_signed_out_is_not_rated_after_signing_in(puzzle):
+    """The browser that gave up signed out, then signed in: its solve is practice."""
+    user = UserFactory()
+    client = APIClient()
+    revealed = _give_up(client, puzzle)
+    assert (revealed["solution"], revealed["rated"], revealed["streak"]) == (
+        puzzle.solution,
+        False,
+        0,
+    )
+    client.force_login(user)  # the session keeps what it saw
+
+    data = _attempt(client, puzzle, puzzle.solution)
+
+    assert (data["solved"], data["rated"], data["practice"]) == (True, False, True)
+    assert not PuzzlePlayer.objects.filter(user=user, rated__gt=0).exists()
+    page = client.get(f"/puzzles/{puzzle.pk}/")
+    assert page.context["state"]["practice"]
+
+
+@pytest.mark.django_db
+def test_attempts_signed_out_cannot_farm_the_answer(puzzle):
+    """The issue's report: every attempt used to answer with the solution. Now only a solve or
+    a give-up does, and a give-up signed out rates nothing."""
+    client = APIClient()
+    rating = puzzle.rating
+    bodies = [_attempt(client, puzzle, WRONG) for _ in range(5)]
+    assert all(body["solution"] is None for body in bodies)
+    assert _give_up(client, puzzle)["solution"] == puzzle.solution
+    puzzle.refresh_from_db()
+    assert (puzzle.rating, puzzle.rated_attempts, puzzle.attempts) == (rating, 0, 6)
+
+
+@pytest.mark.django_db
+def test_give_up_of_an_unknown_puzzle_is_a_404():
+    response = APIClient().post("/api/puzzles/999999/give-up/")
+    assert response.status_code == 404
+    assert response.json()["error"] == "There is no puzzle 999999."
+
+
+@pytest.mark.django_db
+def test_a_script_signed_in_by_token_is_rated_once_without_a_session(puzzle):
+    from django.contrib.sessions.models import Session
+    from rest_framework.authtoken.models import Token
+
+    user = UserFactory()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+
+    first = _attempt(client, puzzle, WRONG)
+    second = _attempt(client, puzzle, puzzle.solution)
+
+    assert (first["rated"], second["rated"], second["practice"]) == (True, False, True)
+    assert not Session.objects.exists()

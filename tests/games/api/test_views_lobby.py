@@ -268,12 +268,21 @@ def test_detail_is_the_game_state_for_anyone(anon, active_game):
     assert body["deadline"].endswith("Z")
 
 
-@pytest.mark.parametrize("game_id", [999_999, 2**62, 10**30])
+@pytest.mark.parametrize("game_id", [999_999, 2**62, 2**63 - 1])
 def test_detail_of_an_unknown_game_is_404(anon, game_id):
     response = anon.get(game_url(game_id))
 
     assert response.status_code == 404
     assert response.json() == {"error": f"There is no game {game_id}."}
+
+
+@pytest.mark.parametrize("game_id", [2**63, 10**30])
+def test_an_id_past_64_bits_matches_no_route(anon, game_id):
+    """Refused by the ``<id:...>`` converter before the view (siesta_site/converters.py)."""
+    response = anon.get(game_url(game_id))
+
+    assert response.status_code == 404
+    assert response.json() == {"error": "There is nothing at this address.", "code": "not_found"}
 
 
 # -- join ------------------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def test_move_after_the_end_is_409(active_game, alice, bob):
     )
 
     assert response.status_code == 409
-    assert response.json()["error"] == "The game is over."
+    assert response.json() == {"error": "The game is over.", "ply": 0}
     assert not Turn.objects.filter(game=active_game).exists()
 
 
@@ -166,7 +166,7 @@ def test_move_before_the_start_is_409(alice):
     )
 
     assert response.status_code == 409
-    assert response.json()["error"] == "The game has not started yet."
+    assert response.json() == {"error": "The game has not started yet.", "ply": 0}
 
 
 @pytest.mark.parametrize(
@@ -377,7 +377,7 @@ def test_move_after_the_deadline_is_409_and_the_player_times_out(active_game, al
     )
 
     assert response.status_code == 409
-    assert response.json()["error"] == "The time for this turn ran out."
+    assert response.json() == {"error": "The time for this turn ran out.", "ply": 0}
     after = state(active_game)
     assert (after["status"], after["result"]["end_reason"], after["ply"]) == (
         "finished",

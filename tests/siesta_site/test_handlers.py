@@ -1,0 +1,47 @@
+"""The site's own error answers (siesta_site.handlers) and the ``<id:...>`` converter."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import RequestFactory
+from django.urls import Resolver404, resolve
+
+from siesta_site import handlers
+from siesta_site.converters import MAX_ID
+
+
+@pytest.mark.parametrize(
+    ("handler", "status", "code"),
+    [
+        (lambda r: handlers.not_found(r, Exception()), 404, "not_found"),
+        (lambda r: handlers.bad_request(r, Exception()), 400, "invalid"),
+        (lambda r: handlers.permission_denied(r, Exception()), 403, "not_allowed"),
+        (handlers.server_error, 500, "server_error"),
+    ],
+)
+def test_api_errors_are_json_and_pages_are_html(handler, status, code):
+    api = handler(RequestFactory().get("/api/games/x/"))
+    page = handler(RequestFactory().get("/games/x/"))
+
+    assert (api.status_code, page.status_code) == (status, status)
+    assert api["Content-Type"] == "application/json"
+    body = json.loads(api.content)
+    assert body["code"] == code
+    assert body["error"]
+    assert page["Content-Type"].startswith("text/html")
+
+
+def test_a_plain_error_page_escapes_its_message():
+    page = handlers.plain_error(413, "Content Too Large (413)", "<b>too big</b>")
+    assert b"&lt;b&gt;too big&lt;/b&gt;" in page.content
+    assert page.status_code == 413
+
+
+def test_ids_match_up_to_the_largest_64_bit_integer():
+    assert resolve(f"/api/games/{MAX_ID}/").kwargs == {"game_id": MAX_ID}
+    assert resolve("/puzzles/0/").kwargs == {"puzzle_id": 0}
+    for path in (f"/api/games/{MAX_ID + 1}/", "/games/-1/", "/games/1e3/", f"/games/{'9' * 5000}/"):
+        with pytest.raises(Resolver404):
+            resolve(path)
