@@ -59,6 +59,7 @@ from games.state import (
     TurnPreview,
 )
 from siesta_site import safejson
+from siesta_site.engine_budget import EngineBudgetSpent, EngineUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -388,6 +389,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._send_error(
                 exc.message, cell=exc.cell, ply=exc.ply, code=exc.code, message_id=message_id
             )
+        except (EngineBudgetSpent, EngineUnavailable) as exc:  # a hint over the engine budget
+            await self._send_error(
+                exc.message, code=exc.code, retry_after=exc.retry_after, message_id=message_id
+            )
 
     # -- client messages --------------------------------------------------------------------------
 
@@ -538,6 +543,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         cell: str | None = None,
         ply: int | None = None,
         code: str | None = None,
+        retry_after: int | None = None,
         message_id: Any = None,
     ) -> None:
         error: ErrorFrame = {"type": "error", "error": text, "cell": cell, "id": message_id}
@@ -545,6 +551,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             error["ply"] = ply
         if code is not None:
             error["code"] = code
+        if retry_after is not None:
+            error["retry_after"] = retry_after
         await self.send_json(error)
 
     @classmethod

@@ -4,6 +4,7 @@ the rows it changes locked."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import logging
@@ -21,6 +22,7 @@ from games.selectors import game_record
 from learn.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
 from learn.puzzles import PuzzleCandidate, find_puzzles, solves
 from learn.selectors import puzzle_position
+from siesta_site import engine_budget
 from siesta_site.errors import ApplicationError, ErrorKind
 
 logger = logging.getLogger(__name__)
@@ -140,18 +142,25 @@ def expected(rating: float, opponent: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0)))
 
 
-def puzzle_attempt_make(*, puzzle_id: int, move: str, user: User | None = None) -> AttemptResult:
+def puzzle_attempt_make(
+    *, puzzle_id: int, move: str, user: User | None = None, budget: str | None = None
+) -> AttemptResult:
     """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
 
     Signed in, the attempt is stored; the player's first attempt at a puzzle is rated (Elo
     against the puzzle's rating, which moves the other way) and moves the streaks. An illegal
-    turn raises :class:`PuzzleError` naming the cell and changes nothing."""
+    turn raises :class:`PuzzleError` naming the cell and changes nothing. The check draws from
+    the engine budget ``budget`` (``engine_budget.request_ident``; the user's when None)."""
     puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
     if puzzle is None:
         raise PuzzleNotFound(_("There is no puzzle %(id)s.") % {"id": puzzle_id})
     pos = puzzle_position(puzzle)
+    if budget is None and user is not None:
+        budget = engine_budget.user_ident(user)
     try:
-        points, solved = solves(pos, move, puzzle.best_points)
+        # A check is one turn played, not a search: it runs here, charged its CPU time.
+        with engine_budget.spending(budget) if budget else contextlib.nullcontext():
+            points, solved = solves(pos, move, puzzle.best_points)
     except IllegalMoveError as exc:
         raise PuzzleError(str(exc), exc.cell) from None
     except EngineError as exc:
