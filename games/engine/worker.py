@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from types import FrameType
@@ -26,10 +27,19 @@ def _capped(signum: int, frame: FrameType | None) -> None:
 
 
 def start(niceness: int) -> None:
-    """Pool initializer: a lower priority than the web process, so players' moves go first."""
+    """Pool initializer: a lower priority than the web process, so players' moves go first; and
+    an end when the web process is killed (SIGKILL leaves the worker waiting for work)."""
     if niceness:
         os.nice(niceness)
     signal.signal(signal.SIGPROF, _capped)
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def run(cap: float, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
