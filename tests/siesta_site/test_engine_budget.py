@@ -136,3 +136,15 @@ def test_a_search_over_its_cpu_cap_is_stopped_and_charged_the_cap(engine_budget,
     # The worker survives its stopped search.
     settings.SIESTA_ENGINE_CAP = 5.0
     assert engine_budget_search(record)["move"]
+
+
+def test_with_the_cache_down_engine_work_goes_on_uncounted(engine_budget, settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        }
+    }
+    engine_budget.budget.charge(ALICE, 100.0)
+    engine_budget.budget.check(ALICE)
+    assert engine_budget_search(GameRecord.from_json(recorded()))["move"]
