@@ -51,6 +51,7 @@ from games.state import (
     SyncFrame,
     TurnPreview,
 )
+from siesta_site.engine_budget import EngineBudgetSpent, EngineUnavailable
 from siesta_site.sockets import (
     CLOSE_TOO_MANY,
     CLOSE_TRY_AGAIN,
@@ -286,6 +287,10 @@ class GameConsumer(GuardedJsonConsumer):
             await self._send_error(
                 exc.message, cell=exc.cell, ply=exc.ply, code=exc.code, message_id=message_id
             )
+        except (EngineBudgetSpent, EngineUnavailable) as exc:  # a hint over the engine budget
+            await self._send_error(
+                exc.message, code=exc.code, retry_after=exc.retry_after, message_id=message_id
+            )
 
     # -- client messages --------------------------------------------------------------------------
 
@@ -401,6 +406,7 @@ class GameConsumer(GuardedJsonConsumer):
         cell: str | None = None,
         ply: int | None = None,
         code: str | None = None,
+        retry_after: int | None = None,
         message_id: Any = None,
     ) -> None:
         error: ErrorFrame = {"type": "error", "error": text, "cell": cell, "id": message_id}
@@ -408,6 +414,8 @@ class GameConsumer(GuardedJsonConsumer):
             error["ply"] = ply
         if code is not None:
             error["code"] = code
+        if retry_after is not None:
+            error["retry_after"] = retry_after
         await self.send_json(error)
 
     @classmethod

@@ -59,6 +59,7 @@ from games.selectors import (
 )
 from games.signals import game_changed, game_finished
 from games.state import GameState, HintResult, TurnPreview
+from siesta_site import engine_budget
 
 logger = logging.getLogger(__name__)
 
@@ -723,14 +724,32 @@ def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
     return True
 
 
-def game_hint(*, game_id: int, user: User) -> HintResult:
-    """The engine's best turn for the caller, who becomes ``hinted`` for this game."""
+def _hint_position(game_id: int, user: User) -> tuple[Position, int]:
+    """The position the caller may ask a hint in, and its ply; raises as a move would."""
     with transaction.atomic():
         game, seats = _lock(game_id)
         late = _expire_turn(game, seats, _now())  # as for a move: too late, timed out
         if not late:
+            _check_turn(game, seats, user)
+            return position_of(game, seats), game.ply
+    raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
+
+
+def game_hint(*, game_id: int, user: User) -> HintResult:
+    """The engine's best turn for the caller, who becomes ``hinted`` for this game.
+
+    The search runs outside the transaction, in the engine pool, and draws from the caller's
+    engine budget (``siesta_site.engine_budget``: refused before the search when spent)."""
+    engine_budget.BUDGET.check(engine_budget.user_ident(user))
+    position, ply = _hint_position(game_id, user)
+    best = engine_budget.search(engine_budget.user_ident(user), best_turn, position)
+    with transaction.atomic():
+        game, seats = _lock(game_id)
+        late = _expire_turn(game, seats, _now())
+        if not late:
             seat = _check_turn(game, seats, user)
-            best = best_turn(position_of(game, seats))
+            if game.ply != ply:  # the turn moved on during the search (a timeout, a resign)
+                raise StalePly(_("The game has moved on: ask again."), ply=game.ply)
             changed = not (seat.hinted and seat.hint_pending)
             seat.hinted = True
             seat.hint_pending = True

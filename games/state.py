@@ -163,7 +163,10 @@ class ErrorFrame(TypedDict):
     ply: NotRequired[int]
     """The current ply, when the refusal is about it (a stale move, a turn timed out)."""
     code: NotRequired[str]
-    """The engine's refusal code (``games.engine.errors.CODES``)."""
+    """The engine's refusal code (``games.engine.errors.CODES``), or ``engine_budget`` /
+    ``engine_limit`` / ``engine_busy`` for a hint the engine budget refused."""
+    retry_after: NotRequired[int]
+    """Whole seconds until the engine budget allows a hint again (with ``engine_budget``)."""
 
 
 class PlainErrorFrame(TypedDict):

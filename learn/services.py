@@ -4,6 +4,7 @@ the rows it changes locked."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import logging
@@ -21,6 +22,7 @@ from games.selectors import game_record
 from learn.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
 from learn.puzzles import PuzzleCandidate, find_puzzles, solves
 from learn.selectors import puzzle_position
+from siesta_site import engine_budget
 from siesta_site.errors import ApplicationError, ErrorKind
 
 logger = logging.getLogger(__name__)
@@ -158,7 +160,12 @@ def _puzzle_or_not_found(puzzle_id: int) -> Puzzle:
 
 
 def puzzle_attempt_make(
-    *, puzzle_id: int, move: str, user: User | None = None, seen: bool = False
+    *,
+    puzzle_id: int,
+    move: str,
+    user: User | None = None,
+    seen: bool = False,
+    budget: str | None = None,
 ) -> AttemptResult:
     """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
 
@@ -166,11 +173,16 @@ def puzzle_attempt_make(
     give-up) is rated (Elo against the puzzle's rating, which moves the other way) and moves the
     streaks; later ones are practice. ``seen``: the caller's browser already had a result on this
     puzzle (perhaps signed out, its answer shown): practice too. An illegal turn raises
-    :class:`PuzzleError` naming the cell and changes nothing."""
+    :class:`PuzzleError` naming the cell and changes nothing. The check draws from the engine
+    budget ``budget`` (``engine_budget.request_ident``; the user's when None)."""
     puzzle = _puzzle_or_not_found(puzzle_id)
     pos = puzzle_position(puzzle)
+    if budget is None and user is not None:
+        budget = engine_budget.user_ident(user)
     try:
-        points, solved = solves(pos, move, puzzle.best_points)
+        # A check is one turn played, not a search: it runs here, charged its CPU time.
+        with engine_budget.spending(budget) if budget else contextlib.nullcontext():
+            points, solved = solves(pos, move, puzzle.best_points)
     except IllegalMoveError as exc:
         raise PuzzleError(str(exc), exc.cell) from None
     except EngineError as exc:

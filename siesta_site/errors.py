@@ -18,6 +18,7 @@ class ErrorKind(StrEnum):
     NOT_ALLOWED = "not_allowed"  # not this user's to do
     NOT_FOUND = "not_found"  # no such thing
     CONFLICT = "conflict"  # not now: the state has moved on (stale ply, full, a limit reached)
+    TOO_MANY = "too_many"  # not now: a budget of this caller's is spent (``retry_after``)
 
 
 class ApplicationError(Exception):
@@ -25,6 +26,8 @@ class ApplicationError(Exception):
     holds the details an answer adds beside it (e.g. the cell at fault)."""
 
     kind: ClassVar[ErrorKind] = ErrorKind.INVALID
+    # Whole seconds until the caller may try again (the API's ``Retry-After``), when known.
+    retry_after: int | None = None
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

@@ -22,6 +22,9 @@ Everything that differs between machines is read from the environment here, in o
   ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability),
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
+- ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
+  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
+  (the CPU budget of hints, analysis and puzzle checks; siesta_site/engine_budget.py)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
   ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
@@ -433,6 +436,20 @@ SIESTA_WS_AUTH_RECHECK_SECONDS = env.float("SIESTA_WS_AUTH_RECHECK_SECONDS", def
 # Health checks probe the web processes directly, over plain HTTP (siesta_site/health.py): never
 # redirected to HTTPS, wherever SECURE_SSL_REDIRECT is on.
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+
+# Engine work (hints, the analysis API, puzzle checks) draws from one CPU budget per user (per
+# address signed out): SIESTA_ENGINE_BUDGET CPU seconds (0: no budget), refilled evenly over
+# SIESTA_ENGINE_BUDGET_WINDOW seconds. Searches run in a pool of SIESTA_ENGINE_WORKERS spawned
+# processes per web process at nice SIESTA_ENGINE_NICE, each stopped after SIESTA_ENGINE_CAP CPU
+# seconds; a search not done within SIESTA_ENGINE_WAIT seconds is refused as busy.
+# SIESTA_ENGINE_POOL=0 runs them in the calling thread (no cap). siesta_site/engine_budget.py.
+SIESTA_ENGINE_BUDGET = env.float("SIESTA_ENGINE_BUDGET", default=6.0)
+SIESTA_ENGINE_BUDGET_WINDOW = env.float("SIESTA_ENGINE_BUDGET_WINDOW", default=60.0)
+SIESTA_ENGINE_POOL = env.bool("SIESTA_ENGINE_POOL", default=True)
+SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=1)
+SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
+SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
+SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True

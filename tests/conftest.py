@@ -124,3 +124,36 @@ def real_throttles(settings):
         }
     }
     return api_settings.DEFAULT_THROTTLE_RATES
+
+
+@pytest.fixture(autouse=True)
+def _engine_inline_and_unbudgeted(request, settings):
+    """Searches run in the test's thread (no pool to spawn) and draw from no budget, except in
+    tests that ask for ``engine_budget``."""
+    settings.SIESTA_ENGINE_POOL = False
+    if "engine_budget" not in request.fixturenames:
+        settings.SIESTA_ENGINE_BUDGET = 0
+
+
+@pytest.fixture
+def engine_budget(settings):
+    """The engine budget on, counted in a cache of this test's own, on a clock the test moves:
+    ``engine_budget.now`` is the time, ``engine_budget.budget`` the buckets."""
+    import types
+    import uuid
+
+    from siesta_site import engine_budget as module
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"engine-budget-{uuid.uuid4()}",
+        }
+    }
+    settings.SIESTA_ENGINE_BUDGET = 2.0
+    settings.SIESTA_ENGINE_BUDGET_WINDOW = 60.0
+    clock = types.SimpleNamespace(now=1_000_000.0, budget=module.BUDGET)
+    previous = module.BUDGET.clock
+    module.BUDGET.clock = lambda: clock.now
+    yield clock
+    module.BUDGET.clock = previous

@@ -222,14 +222,17 @@ class GameHintApi(SiestaApi):
     @extend_schema(
         tags=["games"],
         summary="The engine's best turn for the caller",
-        description="Marks the caller as hinted in this game, and their next turn as hinted.",
+        description="Marks the caller as hinted in this game, and their next turn as hinted. "
+        "The search draws from the caller's engine budget.",
         request=None,
         responses={
             200: OutputSerializer,
             **error_responses(
                 e401=NEEDS_USER["e401"],
                 e403=NOT_YOUR_TURN,
-                e409="The game is not in progress.",
+                e409="The game is not in progress (or moved on during the search).",
+                e429="The caller's engine budget is spent: `code` `engine_budget`, "
+                "`retry_after` seconds (also the `Retry-After` header).",
                 **NO_GAME,
             ),
         },

@@ -1,6 +1,8 @@
 """The learn API: the analysis board's engine answers and puzzle attempts. Thin interfaces over
 ``learn.board`` (pure engine work) and ``learn.services``; anyone may call them (signed out
-too). The analysis calls cost CPU, so they share a scoped throttle (``analysis``)."""
+too). The analysis calls cost CPU: they share a scoped throttle (``analysis``) and, with hints
+and puzzle checks, the caller's engine budget (``siesta_site.engine_budget``: 429 with
+``Retry-After`` when spent); their searches run in the engine pool."""
 
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
-from games.engine import GameRecord
 from learn import board, services
 from learn.views import DONE_KEY, puzzle_done, source_links
 from siesta_site.api.base import SiestaApi
 from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
+from siesta_site.engine_budget import request_ident, search
 
 RECORD_HELP = "A game record (RULES.md, Notation); the position after its moves is analysed."
 POSITION_HELP = (
@@ -39,7 +41,11 @@ BAD_INPUT = OpenApiResponse(
     description="The record or position cannot be read, is impossible, or a move is illegal; "
     "`cell` names the cell at fault when there is one.",
 )
-THROTTLED = OpenApiResponse(ErrorSerializer, description="Too many analysis requests.")
+THROTTLED = OpenApiResponse(
+    ErrorSerializer,
+    description="Too many analysis requests, or the caller's engine budget is spent (`code` "
+    "`engine_budget`, `retry_after` seconds, as the `Retry-After` header).",
+)
 
 
 class AnalysisApi(SiestaApi):
@@ -51,14 +57,17 @@ class AnalysisApi(SiestaApi):
         self,
         request: Request,
         serializer: type[serializers.Serializer[Any]],
-        compute: Callable[[GameRecord, dict[str, Any]], dict[str, Any]],
+        compute: Callable[..., dict[str, Any]],
+        *fields: str,
     ) -> Response:
-        """Validate the body, read its record or position, and answer ``compute``'s result."""
+        """Validate the body, read its record or position, and answer ``compute(record, *the
+        fields' values)``, run in the engine pool on the caller's budget."""
         data = serializer(data=request.data)
         data.is_valid(raise_exception=True)
+        args = [data.validated_data[field] for field in fields]
         try:
             record = board.read_record(data.validated_data)
-            return Response(compute(record, data.validated_data))
+            return Response(search(request_ident(request), compute, record, *args))
         except board.BoardInputError as exc:
             return Response({"error": exc.message, "cell": exc.cell}, status=400)
 
@@ -99,11 +108,7 @@ class AnalysisBestApi(AnalysisApi):
         responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        return self.answer(
-            request,
-            self.InputSerializer,
-            lambda record, data: board.best_for(record, data["count"]),
-        )
+        return self.answer(request, self.InputSerializer, board.best_for, "count")
 
 
 class AnalysisLineApi(AnalysisApi):
@@ -133,9 +138,7 @@ class AnalysisLineApi(AnalysisApi):
         responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        return self.answer(
-            request, PositionInputSerializer, lambda record, _data: board.line_states(record)
-        )
+        return self.answer(request, PositionInputSerializer, board.line_states)
 
 
 class AnalysisTurnApi(AnalysisApi):
@@ -164,11 +167,7 @@ class AnalysisTurnApi(AnalysisApi):
         responses={200: OutputSerializer, 400: BAD_INPUT, 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
-        return self.answer(
-            request,
-            self.InputSerializer,
-            lambda record, data: board.turn_in_progress(record, data["move"]),
-        )
+        return self.answer(request, self.InputSerializer, board.turn_in_progress, "move")
 
 
 @extend_schema_serializer(component_name="PuzzleAttempt")
@@ -259,17 +258,20 @@ class PuzzleAttemptApi(PuzzleApi):
             200: PuzzleResultSerializer,
             400: OpenApiResponse(IllegalMoveErrorSerializer, description="An illegal turn."),
             404: PUZZLE_NOT_FOUND,
+            429: THROTTLED,
         },
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # A refused attempt (services.PuzzleError) answers as every domain error does.
+        # A refused attempt (services.PuzzleError, a spent engine budget) answers as every domain
+        # error does.
         result = services.puzzle_attempt_make(
             puzzle_id=puzzle_id,
             move=data.validated_data["move"],
             user=request.user if request.user.is_authenticated else None,
             seen=puzzle_done(request.session, puzzle_id),
+            budget=request_ident(request),
         )
         return self.answer(request, result)
 

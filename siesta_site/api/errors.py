@@ -3,7 +3,8 @@
 - A domain error (``siesta_site.errors.ApplicationError``) answers with the HTTP status of its
   kind (``HTTP_STATUS``, the one mapping) and its ``extra`` beside ``"error"``: an illegal move
   adds ``"cell"`` (or null) and, when the engine refused it, ``"code"`` (e.g. ``"occupied"``); a
-  stale ply adds ``"ply"`` (the game's current ply). ``"error"`` is in the request's language.
+  stale ply adds ``"ply"`` (the game's current ply); a spent budget answers 429 with
+  ``Retry-After``. ``"error"`` is in the request's language.
 - Invalid input answers 400 with ``"error"`` (the first problem, readable on its own) and DRF's
   field errors beside it, e.g. ``{"error": "username: ...", "username": ["..."]}``. Django's
   ``ValidationError`` raised by a service answers the same.
@@ -32,6 +33,7 @@ HTTP_STATUS: dict[ErrorKind, int] = {
     ErrorKind.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
     ErrorKind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
     ErrorKind.CONFLICT: status.HTTP_409_CONFLICT,
+    ErrorKind.TOO_MANY: status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 
@@ -45,8 +47,10 @@ def application_error_body(exc: ApplicationError) -> dict[str, Any]:
 
 
 def error_response(exc: ApplicationError) -> Response:
-    """The answer to a domain error: its message and details, with the status of its kind."""
-    return Response(application_error_body(exc), status=http_status(exc))
+    """The answer to a domain error: its message and details, with the status of its kind (and
+    ``Retry-After`` when the error knows how long to wait)."""
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+    return Response(application_error_body(exc), status=http_status(exc), headers=headers)
 
 
 def error_responses(**descriptions: str) -> dict[int, OpenApiResponse]:

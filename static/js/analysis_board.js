@@ -193,7 +193,7 @@ function main() {
     const count = Number($("best-count").value) || 5;
     const answer = await Learn.post("/api/analysis/best/", { record: recordAt(cursor), count });
     if (!answer.ok) {
-      say(answer.status === 429 ? words.throttled : answer.data.error, "error");
+      say(Learn.refusal(answer, words.throttled), "error");
       return;
     }
     const data = answer.data;

@@ -10,6 +10,7 @@ from games import errors as game_errors
 from learn.services import PuzzleError, PuzzleNotFound
 from siesta_site.api.base import SiestaApi
 from siesta_site.api.errors import HTTP_STATUS, api_exception_handler
+from siesta_site.engine_budget import EngineBudgetSpent
 from siesta_site.errors import ApplicationError, ErrorKind
 
 
@@ -26,7 +27,20 @@ def test_every_kind_has_one_status():
         ErrorKind.NOT_ALLOWED: 403,
         ErrorKind.NOT_FOUND: 404,
         ErrorKind.CONFLICT: 409,
+        ErrorKind.TOO_MANY: 429,
     }
+
+
+def test_an_error_that_knows_how_long_to_wait_says_so_in_retry_after():
+    response = _answer(EngineBudgetSpent(7.2))
+    assert response.status_code == 429
+    assert response["Retry-After"] == "8"
+    assert response.data == {
+        "error": response.data["error"],
+        "code": "engine_budget",
+        "retry_after": 8,
+    }
+    assert "8 seconds" in response.data["error"]
 
 
 @pytest.mark.parametrize(

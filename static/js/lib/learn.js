@@ -11,6 +11,8 @@
  *   seatTable(box, state, strings)  scores, roofs left and the mover of a position
  *   messenger(id)              a say(text, kind) function for a message element
  *   markCell(board, name)      outline a cell an error named
+ *   refusal(answer, throttled) the words for a refused answer: the server's own when the
+ *                              engine budget is spent (they say how long to wait)
  * The rules are never computed here: every check and score comes from the server's engine.
  */
 import { post } from "./http.js";
@@ -18,6 +20,11 @@ import { cellIndex, decodeChar, emptyBoard, moveText, parseMove } from "./notati
 import { format } from "./util.js";
 
 export { post };
+
+export function refusal(answer, throttled) {
+  if (answer.status === 429 && answer.data?.code !== "engine_budget") return throttled;
+  return answer.data?.error ?? throttled;
+}
 
 export class TurnBuilder {
   constructor(options) {
@@ -93,7 +100,7 @@ export class TurnBuilder {
     const answer = await post("/api/analysis/turn/", { ...body, move });
     if (this.text() !== move) return null;
     if (!answer.ok) {
-      this.onError(answer.status === 429 ? this.throttled : answer.data.error);
+      this.onError(refusal(answer, this.throttled));
       this.refuse(answer.data.cell);
       redraw();
       markCell(this.board, answer.data.cell);
