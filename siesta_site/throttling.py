@@ -34,8 +34,10 @@ The client address is ``REMOTE_ADDR``, or the address ``NUM_PROXIES`` trusted pr
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -80,7 +82,8 @@ class Limit:
         """The cache key of the current window and the seconds until it ends."""
         now = time.time()
         index = int(now // rate.seconds)
-        return f"throttle:{self.scope}:{ident}:{index}", (index + 1) * rate.seconds - now
+        key = f"throttle:{self.scope}:{key_part(ident)}:{index}"
+        return key, (index + 1) * rate.seconds - now
 
     def hit(self, ident: str) -> float | None:
         """Count one; the seconds to wait when that went over the limit, else None."""
@@ -197,16 +200,27 @@ def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
 
 
+_PLAIN_KEY = re.compile(r"[\w.:@|-]{1,100}", re.ASCII)
+
+
+def key_part(ident: str) -> str:
+    """``ident`` as it may stand in a cache key: itself when short and plain, otherwise its
+    digest (a username or an address asked for can hold any character, and be long)."""
+    if _PLAIN_KEY.fullmatch(ident):
+        return ident
+    return "h" + hashlib.sha256(ident.encode()).hexdigest()[:40]
+
+
 def _pair(username: Any, address: str) -> str:
     return f"{username_ident(username)}|{address}"
 
 
 def _delay_key(pair: str) -> str:
-    return f"throttle:login_delay:{pair}"
+    return f"throttle:login_delay:{key_part(pair)}"
 
 
 def _known_key(username: Any, address: str) -> str:
-    return f"throttle:login_known:{_pair(username, address)}"
+    return f"throttle:login_known:{key_part(_pair(username, address))}"
 
 
 def record_login_failure(

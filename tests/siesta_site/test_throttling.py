@@ -321,3 +321,14 @@ def test_throttles_let_requests_through_while_the_cache_is_down(real_throttles, 
     client = from_address("203.0.113.9")
     response = client.post(TOKEN, {"username": "ana", "password": PASSWORD}, format="json")
     assert response.status_code == 200
+
+
+def test_an_identity_of_any_characters_makes_a_plain_cache_key():
+    """A username can hold spaces, markup and any length: the key holds its digest instead."""
+    from siesta_site.throttling import key_part
+
+    assert key_part("127.0.0.1") == "127.0.0.1"
+    assert key_part("ana|10.0.0.1") == "ana|10.0.0.1"
+    odd = key_part('<script>alert(1)</script>" x' * 20)
+    assert odd.startswith("h") and len(odd) == 41 and odd.isalnum()
+    assert key_part("a b") != key_part("a  b")
