@@ -39,7 +39,7 @@ typecheck: venv
 	$(BIN)/mypy
 	$(BIN)/mypy --strict games/engine
 
-# One worker per queue (README, Reliability), so that bots, analyses and periodic work never wait
+# One worker per queue (docs/operations.md), so that bots, analyses and periodic work never wait
 # for each other: `make worker` runs the three at once (Ctrl-C stops them all).
 worker: venv
 	$(MAKE) -j3 worker-bots worker-analyses worker-periodic
@@ -69,7 +69,7 @@ up: venv
 down:
 	@if [ -f var/up.pid ] && kill -0 "$$(cat var/up.pid)" 2>/dev/null; then kill -TERM "$$(cat var/up.pid)"; fi
 
-# Load benchmark against a running `make up SIESTA_ECHO_WS=1` (README, Performance): N games over
+# Load benchmark against a running `make up SIESTA_ECHO_WS=1` (docs/performance.md): N games over
 # WebSockets, and the echo floor (LOADTEST_ARGS=--no-floor against a stack without the echo).
 GAMES ?= 20
 loadtest: venv

@@ -19,7 +19,7 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_SQLITE_TIMEOUT`` (seconds a SQLite write waits for the lock; default 20)
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
-  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability),
+  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; docs/reliability.md),
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
@@ -379,9 +379,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Quick pairing: widen ranges, fill bots, expire seeks and challenges (also run on each seek).
     "match-seeks": {"task": "social.tasks.match_seeks", "schedule": 3.0},
 }
-# Separate queues, so that no kind of work holds up another (README, Reliability): bot turns
+# Separate queues, so that no kind of work holds up another (docs/operations.md): bot turns
 # (short, latency matters), analyses (seconds each) and periodic work; anything else goes to the
-# default queue "celery". Workers: `make worker` (all queues) or one per queue (README).
+# default queue "celery". Workers: `make worker` (all queues) or one per queue (docs/operations.md).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = ("siesta_site.celery.route_task",)
 SIESTA_TASK_QUEUES = {
@@ -410,7 +410,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
 
-# Fair use of shared resources (README, Reliability): per user, at most this many open games
+# Fair use of shared resources (docs/reliability.md): per user, at most this many open games
 # waiting for players and this many unfinished games with bots; open games nobody completed within
 # SIESTA_OPEN_GAME_MINUTES are cancelled by the periodic sweep.
 SIESTA_MAX_OPEN_GAMES = env.int("SIESTA_MAX_OPEN_GAMES", default=3)
