@@ -23,7 +23,9 @@ Everything that differs between machines is read from the environment here, in o
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
-  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
+  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``, or with a placeholder ``DJANGO_SECRET_KEY`` (under
+  50 characters, or with "change-me", "placeholder", "insecure"...); turn DEBUG off, cookies
+  secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see siesta_site/throttling.py.
 """
@@ -42,6 +44,17 @@ env = environ.Env()
 
 PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 
+# What production refuses as a secret key (Django's own deployment check asks for 50 characters).
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_PLACEHOLDER_WORDS = (
+    "change-me",
+    "changeme",
+    "placeholder",
+    "insecure",
+    "example",
+    "secret-key",
+)
+
 if PRODUCTION:
     _missing = [
         name
@@ -51,6 +64,17 @@ if PRODUCTION:
     if _missing:
         raise ImproperlyConfigured(
             f"DJANGO_PRODUCTION is set but {', '.join(_missing)} missing from the environment."
+        )
+    # A placeholder or short key (a compose default, an example copied as it stands) would sign
+    # every session and password-reset link with a secret anyone can read: refuse to start.
+    _key = env.str("DJANGO_SECRET_KEY")
+    if len(_key) < SECRET_KEY_MIN_LENGTH or any(
+        word in _key.lower() for word in SECRET_KEY_PLACEHOLDER_WORDS
+    ):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY looks like a placeholder: use a random string of at least "
+            f"{SECRET_KEY_MIN_LENGTH} characters, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
         )
 
 DEBUG = False if PRODUCTION else env.bool("DJANGO_DEBUG", default=True)
