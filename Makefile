@@ -3,43 +3,61 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv run test test-browser lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest
+.PHONY: venv venv-dev run test test-browser lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest lock
 
-venv: $(VENV)/.installed
+# Installs come from the lock files (exact versions with their hashes, made from pyproject.toml's
+# ranges by `make lock`): requirements/base.txt is what serving needs, requirements/dev.txt adds
+# the tests and tools. The project itself is installed without dependencies (editable). Each stamp
+# is remade when its lock file (or pyproject.toml) is newer.
+PIP := $(BIN)/python -m pip install --quiet
+venv: $(VENV)/.installed-base
+venv-dev: $(VENV)/.installed-dev
 
-# Reinstall only when pyproject.toml is newer than the stamp.
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed-base: requirements/base.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(PIP) --upgrade pip
+	$(PIP) --require-hashes -r requirements/base.txt
+	$(PIP) --no-deps -e .
+	touch $@
+
+$(VENV)/.installed-dev: requirements/dev.txt $(VENV)/.installed-base
+	$(PIP) --require-hashes -r requirements/dev.txt
 	touch $@
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 siesta_site.asgi:application
 
+# The lock files from pyproject.toml (pip-compile, in the dev lock). `make lock` keeps every pinned
+# version that still fits the ranges; `make lock LOCK_ARGS=--upgrade` takes the newest that fit.
+LOCK := $(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe \
+	--no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+lock: venv-dev
+	$(LOCK) -o requirements/base.txt pyproject.toml
+	$(LOCK) --extra dev -o requirements/dev.txt pyproject.toml
+
 # Every test, the browser tests last (tests/browser/: skipped, with the reason shown, when
 # /usr/bin/chromium is missing; CI installs it). `make test-browser` runs only those.
-test: venv
+test: venv-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-test-browser: venv
+test-browser: venv-dev
 	$(BIN)/python -m pytest tests/browser $(PYTEST_ARGS)
 
-lint: venv
+lint: venv-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-fmt: venv
+fmt: venv-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
 # As CI: every package of the project (pyproject.toml, [tool.mypy]), then the engine alone, strict.
-typecheck: venv
+typecheck: venv-dev
 	$(BIN)/mypy
 	$(BIN)/mypy --strict games/engine
 
-# One worker per queue (README, Reliability), so that bots, analyses and periodic work never wait
+# One worker per queue (docs/operations.md), so that bots, analyses and periodic work never wait
 # for each other: `make worker` runs the three at once (Ctrl-C stops them all).
 worker: venv
 	$(MAKE) -j3 worker-bots worker-analyses worker-periodic
@@ -69,10 +87,10 @@ up: venv
 down:
 	@if [ -f var/up.pid ] && kill -0 "$$(cat var/up.pid)" 2>/dev/null; then kill -TERM "$$(cat var/up.pid)"; fi
 
-# Load benchmark against a running `make up SIESTA_ECHO_WS=1` (README, Performance): N games over
+# Load benchmark against a running `make up SIESTA_ECHO_WS=1` (docs/performance.md): N games over
 # WebSockets, and the echo floor (LOADTEST_ARGS=--no-floor against a stack without the echo).
 GAMES ?= 20
-loadtest: venv
+loadtest: venv-dev
 	$(BIN)/python manage.py loadtest --url http://$(HOST):$(PORT) --games $(GAMES) $(LOADTEST_ARGS)
 
 # Translations: collect every string into locale/<lang>/LC_MESSAGES/*.po (existing translations

@@ -6,7 +6,7 @@
 #   PostgreSQL and Redis: started when down (as CI does); the database is created when missing.
 #
 # Settings are production ones (DJANGO_PRODUCTION=1) except TLS: nginx here speaks plain HTTP.
-# Everything else comes from the environment (DATABASE_URL, REDIS_URL, SIESTA_*); see the README.
+# Everything else comes from the environment (DATABASE_URL, REDIS_URL, SIESTA_*); see docs/operations.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

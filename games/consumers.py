@@ -8,7 +8,7 @@ events carry the whole state, so their handler never queries.
 Every refusal, from a malformed frame to an illegal move, is an ``error`` message to the sender
 alone; the connection stays open.
 
-Abuse (README, Reliability): the limits of every socket of the site (message rate, frame size and
+Abuse (docs/reliability.md): the limits of every socket of the site (message rate, frame size and
 depth, connections per address, the sign-in ending) are those of its base,
 ``siesta_site.sockets.GuardedJsonConsumer``. A ``sync`` is answered with the whole state at most
 once per version; a repeat at the same version gets ``{"type": "sync", "version": v}``.

@@ -1,4 +1,4 @@
-"""The load benchmark behind ``manage.py loadtest`` (README, Performance).
+"""The load benchmark behind ``manage.py loadtest`` (docs/performance.md).
 
 N two-player games of scripted players over WebSockets against a running site (``make up``), and,
 in the same run, the same players on the bare echo consumer (``siesta_site/echo.py``) as the floor:

@@ -1,4 +1,4 @@
-"""The move path's queries in plain SQL (README, Performance).
+"""The move path's queries in plain SQL (docs/performance.md).
 
 A move is a handful of small queries; through the ORM, building and compiling them (querysets,
 ``select_related``, ``save(update_fields=...)``, ``bulk_update``'s ``CASE``) cost several times the
@@ -39,8 +39,8 @@ class _PreparedCursor(psycopg.Cursor[Any]):
     parses and plans it once per connection, then runs it by name with new parameters. The
     move's statements are the same few texts over and over; parsing and planning them each time
     was about a third of PostgreSQL's CPU per move. Django turns prepared statements off by default
-    (for transaction-pooling proxies); these statements ask for it themselves (README,
-    Performance)."""
+    (for transaction-pooling proxies); these statements ask for it themselves
+    (docs/performance.md)."""
 
     def execute(
         self,

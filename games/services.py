@@ -5,7 +5,7 @@ caller expects (seat, ply, status), changes the rows, bumps ``version`` and, on 
 new state to watchers and enqueues follow-up tasks (bot turns, analysis). A ``(game, ply)`` unique
 constraint stands behind the ply check.
 
-One exception, for speed (README, Architecture): on PostgreSQL a player's move that does not end
+One exception, for speed (docs/architecture.md): on PostgreSQL a player's move that does not end
 the game is read without a lock and written by one statement that applies only if the game is still
 at the version read (``_move_if_current``); since every change raises the version, that write is
 the one the locked transaction would have made, and a move that finds the version moved on is made
@@ -622,7 +622,7 @@ def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | Non
 def _move_if_current(
     game_id: int, user: User | None, move: str, ply: int | None
 ) -> MoveResult | None:
-    """A move made without a lock or a transaction (PostgreSQL; README, Architecture): the rows
+    """A move made without a lock or a transaction (PostgreSQL; docs/architecture.md): the rows
     read as they are, the move checked and played on them, and the write made by one statement
     that applies only if the game is still at the version read (``rows.write_move_if_current``).
 

@@ -49,7 +49,7 @@ application = ProtocolTypeRouter(
 # What the process made while starting (modules, settings, URL patterns, routing: about
 # 150,000 objects) lives as long as it does. Frozen, the collector's full passes no longer walk it,
 # only what the games and their sockets made since: a full pass under load took 100-200 ms, long
-# enough to stall every socket of the process (README, Performance).
+# enough to stall every socket of the process (docs/performance.md).
 gc.collect()
 gc.freeze()
 # A young collection every 10,000 surviving allocations rather than 700: most of a move's objects

@@ -24,7 +24,7 @@ Channels shared between processes (no ``!``) keep channels_redis's way.
 own, all the waiting messages at once with BZMPOP: ``POP_BATCH``) and hands each message to its
 channels' buffers, and a consumer's ``receive`` only waits on its own buffer. channels_redis
 instead makes every waiting ``receive`` race for a lock with two fresh tasks, and the winner pops
-for everyone: about a sixth of a web process's CPU under load (README, Performance). The reader
+for everyone: about a sixth of a web process's CPU under load (docs/performance.md). The reader
 stops when Redis fails (every waiting ``receive`` raises, as before: the sockets close and their
 clients reconnect) and when the layer is flushed or its pools closed; the
 next ``receive`` starts a new one.
@@ -34,7 +34,7 @@ own record of which of its channels are in which group (``group_add``/``group_di
 same ``group_expiry``); ``group_send``, from the event loop or from a thread, hands the message to
 those channels' buffers on the loop that receives, and the Redis script leaves this process's inbox
 out. Redis still holds every member, so other processes reach these channels as before. nginx
-sends all the sockets of a game to one process (README, Deployment), so a move's state reaches its
+sends all the sockets of a game to one process (docs/operations.md), so a move's state reaches its
 players and most watchers without the round trip through Redis and back. A ``send`` to one of the
 process's own channels goes the same way, which keeps each sender's messages in order. A channel
 of this process added to a group by another process is not known here and, once this layer

@@ -1,4 +1,4 @@
-"""A closed WebSocket leaves no reference cycles behind (README, Performance).
+"""A closed WebSocket leaves no reference cycles behind (docs/performance.md).
 
 Two cycles outlived every WebSocket connection of a Daphne process, each freed only by the
 garbage collector:

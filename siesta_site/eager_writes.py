@@ -1,4 +1,4 @@
-"""Daphne's sockets send at once rather than on the reactor's next turn (README, Performance).
+"""Daphne's sockets send at once rather than on the reactor's next turn (docs/performance.md).
 
 Twisted's TCP ``write`` only buffers: it registers the socket with the reactor for writing (an
 ``epoll_ctl``), sends on the event loop's next turn once the socket reports writable, and then

@@ -1,4 +1,4 @@
-"""autobahn's debug log lines cost nothing unless they are logged (README, Performance).
+"""autobahn's debug log lines cost nothing unless they are logged (docs/performance.md).
 
 autobahn (under Daphne) logs a debug line for every frame a socket receives and sends, and for
 every connection, and builds their arguments first: ``hltype`` (a method's qualified name, coloured

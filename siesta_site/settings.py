@@ -19,14 +19,16 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_SQLITE_TIMEOUT`` (seconds a SQLite write waits for the lock; default 20)
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
-  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; README, Reliability),
+  ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; docs/reliability.md),
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
   ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
   (the CPU budget of hints, analysis and puzzle checks; siesta_site/engine_budget.py)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
-  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``; turn DEBUG off, cookies secure, HTTPS and HSTS on
+  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``, or with a placeholder ``DJANGO_SECRET_KEY`` (under
+  50 characters, or with "change-me", "placeholder", "insecure"...); turn DEBUG off, cookies
+  secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see siesta_site/throttling.py.
 """
@@ -45,6 +47,17 @@ env = environ.Env()
 
 PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 
+# What production refuses as a secret key (Django's own deployment check asks for 50 characters).
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_PLACEHOLDER_WORDS = (
+    "change-me",
+    "changeme",
+    "placeholder",
+    "insecure",
+    "example",
+    "secret-key",
+)
+
 if PRODUCTION:
     _missing = [
         name
@@ -54,6 +67,17 @@ if PRODUCTION:
     if _missing:
         raise ImproperlyConfigured(
             f"DJANGO_PRODUCTION is set but {', '.join(_missing)} missing from the environment."
+        )
+    # A placeholder or short key (a compose default, an example copied as it stands) would sign
+    # every session and password-reset link with a secret anyone can read: refuse to start.
+    _key = env.str("DJANGO_SECRET_KEY")
+    if len(_key) < SECRET_KEY_MIN_LENGTH or any(
+        word in _key.lower() for word in SECRET_KEY_PLACEHOLDER_WORDS
+    ):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY looks like a placeholder: use a random string of at least "
+            f"{SECRET_KEY_MIN_LENGTH} characters, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
         )
 
 DEBUG = False if PRODUCTION else env.bool("DJANGO_DEBUG", default=True)
@@ -386,9 +410,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Quick pairing: widen ranges, fill bots, expire seeks and challenges (also run on each seek).
     "match-seeks": {"task": "social.tasks.match_seeks", "schedule": 3.0},
 }
-# Separate queues, so that no kind of work holds up another (README, Reliability): bot turns
+# Separate queues, so that no kind of work holds up another (docs/operations.md): bot turns
 # (short, latency matters), analyses (seconds each) and periodic work; anything else goes to the
-# default queue "celery". Workers: `make worker` (all queues) or one per queue (README).
+# default queue "celery". Workers: `make worker` (all queues) or one per queue (docs/operations.md).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = ("siesta_site.celery.route_task",)
 SIESTA_TASK_QUEUES = {
@@ -417,7 +441,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
 
-# Fair use of shared resources (README, Reliability): per user, at most this many open games
+# Fair use of shared resources (docs/reliability.md): per user, at most this many open games
 # waiting for players and this many unfinished games with bots; open games nobody completed within
 # SIESTA_OPEN_GAME_MINUTES are cancelled by the periodic sweep.
 SIESTA_MAX_OPEN_GAMES = env.int("SIESTA_MAX_OPEN_GAMES", default=3)

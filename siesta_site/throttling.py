@@ -110,7 +110,7 @@ class Limit:
                 count = 1
         except Exception:
             # The cache (Redis) is down: let the request through rather than fail it; the site
-            # must keep working through an outage (README, Reliability).
+            # must keep working through an outage (docs/reliability.md).
             logger.warning("throttle %s: the cache is unavailable, not counting", self.scope)
             return None
         return int(count), left

@@ -1,4 +1,4 @@
-"""The API of playing together (API.md, Play together, and the README's additions): seeks,
+"""The API of playing together (API.md, Play together, and docs/api.md): seeks,
 rematches, challenges, notifications and presence. Thin views over ``social.services``."""
 
 from __future__ import annotations

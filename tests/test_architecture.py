@@ -1,4 +1,4 @@
-"""The direction of dependencies (README, Architecture) holds: the import contracts of
+"""The direction of dependencies (docs/architecture.md) holds: the import contracts of
 pyproject.toml (``[tool.importlinter]``) are kept.
 
 ``lint-imports`` reads every import, including those inside functions, so a circle cannot hide in

@@ -1,9 +1,14 @@
-"""The Procfile of `make up` and docker-compose.yml describe the same processes."""
+"""The Procfile of `make up` and docker-compose.yml describe the same processes; the image and the
+installs are built from the lock files, without local state or secrets."""
 
 from __future__ import annotations
 
+import fnmatch
+import re
+import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 from django.conf import settings
 
@@ -107,3 +112,156 @@ def test_the_health_probe_names_an_allowed_host(monkeypatch):
     ]:
         monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", allowed)
         assert healthcheck.host() == host
+
+
+# -- the image and the installs -------------------------------------------------------------------
+
+
+def _dockerignore() -> list[str]:
+    lines = (ROOT / ".dockerignore").read_text().splitlines()
+    return [line.strip().rstrip("/") for line in lines if line.strip() and not line.startswith("#")]
+
+
+def _ignored(path: str) -> bool:
+    """Whether the build context leaves `path` out: a pattern that matches the path or one of the
+    directories it is in (a leading `**/` at any depth), as Docker reads .dockerignore."""
+    parts = path.split("/")
+    for pattern in _dockerignore():
+        if pattern.startswith("**/"):
+            pattern = pattern[3:]
+            candidates = [
+                "/".join(parts[i:j])
+                for i in range(len(parts))
+                for j in range(i + 1, 1 + len(parts))
+            ]
+        else:
+            candidates = ["/".join(parts[:j]) for j in range(1, 1 + len(parts))]
+        if any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".venv/bin/python",
+        ".git/HEAD",
+        "db.sqlite3",
+        "db.sqlite3-wal",
+        "db.sqlite3-shm",
+        "var/secret_key",
+        "var/nginx/nginx.conf",
+        ".env",
+        "staticfiles/css/site.css",
+        "screenshots/lobby-375.png",
+        "games/__pycache__/models.cpython-311.pyc",
+        "siesta_online.egg-info/PKG-INFO",
+        ".mypy_cache/3.11/games.json",
+        "celerybeat-schedule",
+    ],
+)
+def test_the_image_build_leaves_out_local_state_and_secrets(path):
+    assert _ignored(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "requirements/base.txt",
+        "pyproject.toml",
+        "README.md",
+        "manage.py",
+        "deploy/healthcheck.py",
+        "siesta_site/settings.py",
+        "games/engine/position.py",
+        "static/js/codec.js",
+        "templates/base.html",
+        "locale/fr/LC_MESSAGES/django.po",
+    ],
+)
+def test_the_image_build_sees_what_it_needs(path):
+    assert (ROOT / path).exists()
+    assert not _ignored(path)
+
+
+def test_the_image_installs_the_serving_lock_and_runs_unprivileged():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    instructions = [line.split(None, 1) for line in dockerfile.replace("\\\n", " ").splitlines()]
+    instructions = [i for i in instructions if i and not i[0].startswith("#")]
+    runs = [rest for op, *rest in instructions if op == "RUN" for rest in rest]
+    assert "pip install --require-hashes -r requirements/base.txt" in runs
+    assert any(run.startswith("pip install --no-deps .") for run in runs)
+    assert not any("requirements/dev.txt" in run or "[dev]" in run for run in runs)
+    # The build's throwaway key is random (the settings refuse a placeholder) and not kept.
+    assert not any(op == "ENV" and "SECRET" in rest[0] for op, *rest in instructions)
+    users = [rest[0].strip() for op, *rest in instructions if op == "USER"]
+    assert users
+    assert users[-1] not in {"root", "0"}
+    ops = [op for op, *_ in instructions]
+    assert ops.index("USER") < ops.index("HEALTHCHECK")
+    assert ops.index("USER") < ops.index("CMD")
+
+
+def test_compose_requires_a_real_secret_key():
+    """No default to fall back on: compose refuses to start without DJANGO_SECRET_KEY, and the
+    production settings refuse a placeholder (tests/test_settings.py)."""
+    text = (ROOT / "docker-compose.yml").read_text()
+    key = compose()["web"]["environment"]["DJANGO_SECRET_KEY"]
+    assert key.startswith("${DJANGO_SECRET_KEY:?")
+    assert "change-me" not in text
+
+
+def test_git_ignores_the_databases_side_files():
+    ignored = set((ROOT / ".gitignore").read_text().split())
+    assert {"db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm", ".venv/", "var/"} <= ignored
+
+
+def _lock(name: str) -> dict[str, str]:
+    """A lock file's pins: {normalised name: version}; every requirement pinned with a hash."""
+    text = (ROOT / "requirements" / name).read_text()
+    pins = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", text):
+        first = block.split("\n", 1)[0]
+        if not first or first.startswith("#"):
+            continue
+        requirement = first.rstrip(" \\")
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+==[^\s;]+", requirement), requirement
+        assert "--hash=sha256:" in block, requirement
+        project, version = requirement.split("==")
+        pins[re.sub(r"[-_.]+", "-", project).lower()] = version
+    return pins
+
+
+def _declared(requirements: list[str]) -> set[str]:
+    return {
+        re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9_.-]+", r).group()).lower()  # type: ignore[union-attr]
+        for r in requirements
+    }
+
+
+def test_the_lock_files_pin_every_declared_dependency():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    base, dev = _lock("base.txt"), _lock("dev.txt")
+    assert _declared(project["dependencies"]) <= set(base)
+    assert _declared(project["optional-dependencies"]["dev"]) <= set(dev)
+    # The dev lock is the serving one plus the tools, at the same versions.
+    assert {name: dev[name] for name in base} == base
+    assert "pytest" not in base
+    assert "ruff" not in base
+
+
+def test_make_installs_from_the_locks():
+    makefile = (ROOT / "Makefile").read_text()
+    rules = dict(
+        (line.split(":", 1)[0], line.split(":", 1)[1].split())
+        for line in makefile.splitlines()
+        if re.match(r"^[\w$()/.-]+:", line) and ":=" not in line and "?=" not in line
+    )
+    assert "requirements/base.txt" in rules["$(VENV)/.installed-base"]
+    assert "requirements/dev.txt" in rules["$(VENV)/.installed-dev"]
+    assert rules["run"] == ["venv"]  # serving needs only the serving lock
+    for target in ("test", "lint", "typecheck"):
+        assert rules[target] == ["venv-dev"], target
+    assert "--require-hashes -r requirements/base.txt" in makefile
+    assert "--require-hashes -r requirements/dev.txt" in makefile
+    assert '-e ".[dev]"' not in makefile

@@ -37,7 +37,7 @@ print(json.dumps({
 
 PRODUCTION_ENV = {
     "DJANGO_PRODUCTION": "1",
-    "DJANGO_SECRET_KEY": "a-real-secret",
+    "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
     "DATABASE_URL": "postgres://siesta@db.example:5432/siesta",
     "REDIS_URL": "redis://cache.example:6379/0",
     "DJANGO_ALLOWED_HOSTS": "siesta.example",
@@ -158,3 +158,25 @@ def test_production_passes_the_deployment_checklist():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "System check identified no issues" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "change-me-in-dot-env",  # the placeholder docker-compose.yml used to default to
+        "x" * 49,  # too short
+        "django-insecure-" + secrets.token_urlsafe(50),  # Django's generated development key
+        "placeholder-" + secrets.token_urlsafe(50),
+        "Change-Me-" + secrets.token_urlsafe(50),
+    ],
+)
+def test_production_refuses_a_placeholder_secret_key(key):
+    proc = run_settings(**(PRODUCTION_ENV | {"DJANGO_SECRET_KEY": key}))
+    assert proc.returncode != 0
+    assert "ImproperlyConfigured" in proc.stderr
+    assert "DJANGO_SECRET_KEY looks like a placeholder" in proc.stderr
+
+
+def test_production_takes_a_random_secret_key():
+    key = secrets.token_urlsafe(50)
+    assert load_settings(**(PRODUCTION_ENV | {"DJANGO_SECRET_KEY": key}))["debug"] is False

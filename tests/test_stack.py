@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -189,7 +190,7 @@ def test_make_up_serves_moves_across_processes_and_bots_through_the_worker(tmp_p
             env={
                 **env,
                 "DJANGO_PRODUCTION": "1",
-                "DJANGO_SECRET_KEY": "stack-test",
+                "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
                 "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             },
             capture_output=True,

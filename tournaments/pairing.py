@@ -25,7 +25,7 @@ import networkx as nx
 # Points are compared on a grid fine enough for every share a table can give (halves, quarters,
 # sixths): 1200 = lcm(2, 4, 6) * 100.
 _POINT_GRID = 1200
-# Node budgets of the 3-4 seat search (README "Tournament pairing" has the time they take).
+# Node budgets of the 3-4 seat search (docs/tournaments.md has the time they take).
 # A node is one step of a search (a seat tried or a table checked), a few microseconds.
 TOTAL_BUDGET = 60_000  # every search of one round together
 ORDERED_BUDGET = 8_000  # a first rematch-free split in rank order, fewest tables

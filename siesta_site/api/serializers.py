@@ -19,7 +19,7 @@ class IllegalMoveErrorSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(
         required=False,
         help_text="Why the engine refused the move, e.g. occupied, not_adjacent, "
-        "shadow_next_to_sun, no_point (see README, API additions). The error text is in the "
+        "shadow_next_to_sun, no_point (see docs/api.md). The error text is in the "
         "request's language.",
     )
 

@@ -1,4 +1,4 @@
-"""The races of the live site (README, Reliability): 50 submissions for the same ply, REST and
+"""The races of the live site (docs/reliability.md): 50 submissions for the same ply, REST and
 WebSocket mixed, 20 rounds, on PostgreSQL with Redis; the same race on the embedded default
 (SQLite file, in-memory layer, tasks in threads), which used to answer "database is locked" 500s."""
 

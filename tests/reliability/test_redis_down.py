@@ -1,4 +1,4 @@
-"""Redis stopped mid-game (README, Reliability): a separate ``redis-server`` of this test's own
+"""Redis stopped mid-game (docs/reliability.md): a separate ``redis-server`` of this test's own
 serves the site's channel layer and broker, and is stopped between moves. Moves still commit and
 answer 201, never 500; once Redis is back, watchers catch up by ``sync`` (or by reconnecting,
 which sends the state), live pushes resume, and a bot turn whose task could not be enqueued during

@@ -1,4 +1,4 @@
-"""A Celery worker killed in the middle of a bot's turn (README, Reliability): the turn is not
+"""A Celery worker killed in the middle of a bot's turn (docs/reliability.md): the turn is not
 lost and not doubled. The task was taken but never acknowledged; the periodic sweep sends the
 waiting turn again, a restarted worker plays it once, and a late copy of the old task (the broker
 handing it out again) changes nothing."""

@@ -1,5 +1,5 @@
 """The ASGI module as Daphne loads it: what it made while starting is frozen out of the
-collector's full passes (README, Performance: a full pass under load had stalled every socket
+collector's full passes (docs/performance.md: a full pass under load had stalled every socket
 of a web process for 100-200 ms), young collections run less often, Daphne's sockets send at once
 and closed WebSockets leave no reference cycles."""
 

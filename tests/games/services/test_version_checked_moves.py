@@ -1,4 +1,4 @@
-"""A player's move on PostgreSQL outside a transaction (README, Architecture): read without a lock,
+"""A player's move on PostgreSQL outside a transaction (docs/architecture.md): read without a lock,
 written by one statement that applies only at the version read, and otherwise made the locked way.
 
 These tests run outside any transaction (``transaction=True``), as the site's consumers and API
