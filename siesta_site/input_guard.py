@@ -1,4 +1,4 @@
-"""Refuse hostile request input before anything reads it (README, Reliability).
+"""Refuse hostile request input before anything reads it (docs/reliability.md).
 
 One middleware, before the sessions are loaded and before CSRF reads the form:
 

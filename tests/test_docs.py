@@ -106,8 +106,8 @@ def _routes(patterns, prefix: str = "") -> typing.Iterator[str]:
 
 
 def _documented(route: str) -> str:
-    """`api/games/<int:game_id>/` as the docs write it: `/api/games/{id}/`."""
-    route = re.sub(r"<(int|str):\w+_id>", "{id}", route)
+    """`api/games/<id:game_id>/` as the docs write it: `/api/games/{id}/`."""
+    route = re.sub(r"<(int|id|str):\w+_id>", "{id}", route)
     return "/" + re.sub(r"<str:(\w+)>", r"{\1}", route)
 
 
