@@ -59,7 +59,9 @@ from social.state import (
     SeekFrame,
     SeekPayload,
     SeekStatus,
+    TournamentGameFrame,
 )
+from tournaments import selectors as tournament_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -766,6 +768,22 @@ def tournament_round_notices(
             url=url,
             key=f"tournament:{tournament_id}:round:{round_number}:user:{user_id}",
         )
+
+
+def tournament_games_push(*, tournament_id: int, seats: list[tuple[int, int | None]]) -> int:
+    """A ``tournament_game`` frame to every open page of each player of a round just paired:
+    their game, opponents and the first turn's clock. Returns how many were pushed."""
+    pushed = 0
+    for user_id, game_id in seats:
+        if game_id is None:
+            continue  # a bye: the notice links to the tournament
+        state = tournament_selectors.tournament_game_of(user_id, tournament_id=tournament_id)
+        if state is None or state["game"] != game_id:
+            continue  # that game is over already
+        frame: TournamentGameFrame = {"type": "tournament_game", **state}
+        realtime.to_user(user_id, frame)
+        pushed += 1
+    return pushed
 
 
 def notification_payload(notification: Notification) -> NotificationPayload:

@@ -5,6 +5,7 @@ and the channel-layer events that carry them (as ``games.state`` for the game it
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.state import GameMode, GameVariant, PlainErrorFrame
+from tournaments.state import TournamentGameState
 
 ChatRoom: TypeAlias = Literal["players", "spectators", "after"]
 SeekStatus: TypeAlias = Literal["waiting", "matched", "cancelled", "expired"]
@@ -156,7 +157,13 @@ class NotificationFrame(TypedDict):
     unread: int
 
 
-LobbyPush: TypeAlias = SeekFrame | ChallengeFrame | NotificationFrame
+class TournamentGameFrame(TournamentGameState):
+    """A round was paired: the player's next game, to lead them there."""
+
+    type: Literal["tournament_game"]
+
+
+LobbyPush: TypeAlias = SeekFrame | ChallengeFrame | NotificationFrame | TournamentGameFrame
 """What the services push to a person's pages (``social.realtime.to_user``)."""
 
 LobbyFrame: TypeAlias = WelcomeFrame | PongFrame | LobbyPush | PlainErrorFrame

@@ -10,8 +10,12 @@ from django.utils.translation import gettext as _
 from games.models import Game, Seat
 from social import presence, services
 from social.models import ChatMessage
+from tournaments import selectors as tournament_selectors
 
 register = template.Library()
+
+TOURNAMENT_ROWS = 5
+"""Rows of the standings a finished tournament game shows."""
 
 
 @register.inclusion_tag("social/_chat.html", takes_context=True)
@@ -44,13 +48,25 @@ def chat_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
 
 @register.inclusion_tag("social/_rematch.html", takes_context=True)
 def rematch_buttons(context: dict[str, Any], game: Game) -> dict[str, Any]:
-    """Rematch and New game on a finished game's result, for the people who played it."""
+    """Rematch and New game on a finished game's result, for the people who played it; a
+    tournament game's result shows "Back to the tournament" and the standings' top rows."""
     user = context["user"]
     seated = (
         user.is_authenticated
         and game.status == Game.Status.FINISHED
         and Seat.objects.filter(game=game, user_id=user.pk, bot_level="").exists()
     )
+    tournament_id = tournament_selectors.tournament_id_of_game(game.pk)
+    if tournament_id is not None and game.status == Game.Status.FINISHED:
+        # A tournament game leads back to its tournament, not to a rematch.
+        tournament = tournament_selectors.tournament_get(tournament_id)
+        state = tournament_selectors.tournament_state(tournament)
+        return {
+            "game": game,
+            "user": user,
+            "tournament": state,
+            "standings": state["standings"][:TOURNAMENT_ROWS],
+        }
     status = services.rematch_status(game_id=game.pk) if seated else None
     return {"game": game, "seated": seated, "status": status, "user": user}
 
