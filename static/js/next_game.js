@@ -1,7 +1,7 @@
 /*
  * Tournaments lead their players: when a round is paired, the lobby socket pushes
  * {"type": "tournament_game", tournament, name, game, round, opponents, starts_in}; every page
- * also gets the player's current tournament game on load (json_script "next-game"), so a reload
+ * also gets the player's current tournament game on load (json_script "next-game-data"), so a reload
  * does not lose it. The banner names the round and the opponents, counts the first turn's clock
  * down and opens the game after AUTO_SECONDS unless the player cancels. A game the player went
  * to or cancelled once (per tab) is not opened by itself again; the banner's button still works.

@@ -312,7 +312,7 @@ function main() {
 
   setUpQuickPairing();
   setUpChallengeForm();
-  showNextGame(readJSON("next-game"), S, false);
+  showNextGame(readJSON("next-game-data"), S, false);
   connect();
   refreshPresence();
   window.setInterval(refreshPresence, HEARTBEAT_MS);

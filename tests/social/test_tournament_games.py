@@ -85,7 +85,7 @@ def test_the_current_game_of_a_player_is_none_once_it_ended_or_the_player_withdr
 
 
 def _next_game_script(html: str):
-    match = re.search(r'<script id="next-game" type="application/json">(.*?)</script>', html)
+    match = re.search(r'<script id="next-game-data" type="application/json">(.*?)</script>', html)
     return json.loads(match.group(1)) if match else None
 
 
