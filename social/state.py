@@ -7,7 +7,7 @@ from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 from games.state import GameMode, GameVariant, PlainErrorFrame
 from tournaments.state import TournamentGameState
 
-ChatRoom: TypeAlias = Literal["players", "spectators", "after"]
+ChatRoom: TypeAlias = Literal["players", "spectators", "after", "tournament"]
 SeekStatus: TypeAlias = Literal["waiting", "matched", "cancelled", "expired"]
 ChallengeStatus: TypeAlias = Literal["pending", "accepted", "declined", "cancelled", "expired"]
 NotificationKind: TypeAlias = Literal[
@@ -205,3 +205,6 @@ GameGroupEvent: TypeAlias = (
     ChatMessageEvent | ChatRemovedEvent | RematchOfferEvent | GameRematchEvent
 )
 """What the social app sends to a game's group (``social.realtime.to_game``)."""
+
+TournamentGroupEvent: TypeAlias = ChatMessageEvent | ChatRemovedEvent
+"""What the social app sends to a tournament's group (``social.realtime.to_tournament``)."""

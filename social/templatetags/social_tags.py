@@ -18,32 +18,49 @@ TOURNAMENT_ROWS = 5
 """Rows of the standings a finished tournament game shows."""
 
 
+def _chat_strings() -> dict[str, str]:
+    return {
+        "players": _("Players' chat"),
+        "spectators": _("Spectators' chat"),
+        "after": _("Chat"),
+        "tournament": _("Tournament chat"),
+        "mute": _("Mute"),
+        "unmute": _("Unmute"),
+        "muted": _("The chat is muted."),
+        "empty": _("No message yet."),
+        "rematch_offer": _("%(names)s would like a rematch."),
+        "rematch_waiting": _("Waiting for %(names)s to accept the rematch."),
+        "rematch_ready": _("The rematch starts: game %(game)s."),
+        "new_game_waiting": _("Looking for a new game in the lobby…"),
+        "error": _("Something went wrong. Please try again."),
+    }
+
+
+def _chat_common(user: Any) -> dict[str, Any]:
+    return {
+        "user": user,
+        "presets": [(key, str(label)) for key, label in services.CHAT_PRESETS.items()],
+        "limit": ChatMessage.MAX_LENGTH,
+        "strings": _chat_strings(),
+    }
+
+
 @register.inclusion_tag("social/_chat.html", takes_context=True)
 def chat_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
     """The chat of a game page (live or replay)."""
-    user = context["user"]
     return {
+        **_chat_common(context["user"]),
         "game": game,
-        "user": user,
+        "ws_path": f"/ws/games/{game.pk}/",
         # "New game" lets bots fill in after 30 s when bots played this one.
         "with_bots": Seat.objects.filter(game=game).exclude(bot_level="").exists(),
-        "presets": [(key, str(label)) for key, label in services.CHAT_PRESETS.items()],
-        "limit": ChatMessage.MAX_LENGTH,
-        "strings": {
-            "players": _("Players' chat"),
-            "spectators": _("Spectators' chat"),
-            "after": _("Chat"),
-            "mute": _("Mute"),
-            "unmute": _("Unmute"),
-            "muted": _("The chat is muted."),
-            "empty": _("No message yet."),
-            "rematch_offer": _("%(names)s would like a rematch."),
-            "rematch_waiting": _("Waiting for %(names)s to accept the rematch."),
-            "rematch_ready": _("The rematch starts: game %(game)s."),
-            "new_game_waiting": _("Looking for a new game in the lobby…"),
-            "error": _("Something went wrong. Please try again."),
-        },
     }
+
+
+@register.inclusion_tag("social/_chat.html", takes_context=True)
+def tournament_chat_panel(context: dict[str, Any], tournament_id: int) -> dict[str, Any]:
+    """The chat of a tournament's page, on the tournament's socket (the same script)."""
+    return {**_chat_common(context["user"]), "ws_path": f"/ws/tournaments/{tournament_id}/"}
 
 
 @register.inclusion_tag("social/_rematch.html", takes_context=True)

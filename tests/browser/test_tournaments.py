@@ -105,3 +105,10 @@ def test_a_player_finishes_round_1_and_arrives_in_round_2s_game(pages):
     expect(ana_page.locator(f'a[href="/games/{first}/replay/"]')).to_be_visible()
     expect(ana_page.locator("#your-game")).to_contain_text("Round 2: your game against bo")
     shot(ana_page, "tournament-page-desktop")
+    # The tournament's chat, on the tournament's socket.
+    expect(ana_page.locator("#chat-heading")).to_have_text("Tournament chat")
+    ana_page.locator("#chat-input").fill("Good luck, bo!")
+    ana_page.locator("#chat-form button[type=submit]").click()
+    expect(ana_page.locator("#chat-lines")).to_contain_text("Good luck, bo!")
+    ana_page.locator("#chat").scroll_into_view_if_needed()
+    shot(ana_page, "tournament-chat-desktop")
