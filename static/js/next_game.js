@@ -4,7 +4,8 @@
  * also gets the player's current tournament game on load (json_script "next-game-data"), so a reload
  * does not lose it. The banner names the round and the opponents, counts the first turn's clock
  * down and opens the game after AUTO_SECONDS unless the player cancels. A game the player went
- * to or cancelled once (per tab) is not opened by itself again; the banner's button still works.
+ * to or cancelled once (per tab) is not opened by itself again, and a player seated in a game in
+ * play on the page is never taken away from it; the banner's button still works.
  */
 import { format, icon } from "./lib/util.js";
 
@@ -36,6 +37,12 @@ function clock(seconds) {
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
+/** Seated in a game in play on this page: the banner never takes the player away from it. */
+function playingHere() {
+  const page = document.getElementById("game-page");
+  return Boolean(page && page.dataset.mySeat);
+}
+
 let current = null;
 
 /** Shows (or replaces) the banner for ``next``; ``pushed`` when it just arrived live. */
@@ -46,7 +53,7 @@ export function showNextGame(next, strings, pushed) {
     return;
   }
   if (current) current.stop();
-  const auto = pushed || !remembered(next.game);
+  const auto = (pushed || !remembered(next.game)) && !playingHere();
   const startsAt = Date.now() + (next.starts_in || 0) * 1000;
   const autoAt = Date.now() + AUTO_SECONDS * 1000;
 

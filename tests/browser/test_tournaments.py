@@ -81,7 +81,6 @@ def test_a_player_finishes_round_1_and_arrives_in_round_2s_game(pages):
     ana_page.wait_for_url(f"**/games/{first}/", timeout=WAIT_MS)
     assert bo_page.url.endswith(f"/tournaments/{tournament.pk}/")
 
-
     # Ana resigns round 1 (bo wins it): round 2 is paired, and both are led to its game.
     ana_page.locator("#resign-button").click()
     ana_page.locator("#confirm-ok").click()

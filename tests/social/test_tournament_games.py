@@ -151,3 +151,15 @@ def test_the_tournament_page_highlights_your_game_and_links_replays(client):
     assert set(changes) == {first.get_username(), second.get_username()}
     assert "rating-change is-up" in html
     assert "rating-change is-down" in html
+
+
+def test_the_tournament_page_has_its_chat_and_an_svg_trophy_for_the_winner(client):
+    tournament = start(make_tournament(players=2, rounds=1))
+    [game] = round_games(tournament, 1)
+    html = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert f'data-ws-path="/ws/tournaments/{tournament.pk}/"' in html
+    finish(game)
+    html = client.get(reverse("tournament_live", args=[tournament.pk])).content.decode()
+    winner = html[html.index('id="tournament-winner"') :]
+    assert winner.index('href="#icon-trophy"') < winner.index("Tournament winner")
+    assert "🏆" not in html
