@@ -12,17 +12,17 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import URLPattern, path, re_path
 
 from siesta_site.echo import EchoConsumer
-from social.consumers import GameChatConsumer, LobbyConsumer
-from tournaments.consumers import TournamentConsumer
+from social.consumers import GameChatConsumer, LobbyConsumer, TournamentChatConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # Any id reaches the consumer, which closes with 4404 for a game that does not exist.
     # types-channels types ASGI apps apart from django's view callables.
     # The games consumer with chat and rematch frames added (social.consumers).
     path("ws/games/<str:game_id>/", GameChatConsumer.as_asgi()),  # type: ignore[arg-type]
+    # The tournaments consumer with the tournament's chat added (social.consumers).
     path(
         "ws/tournaments/<str:tournament_id>/",
-        TournamentConsumer.as_asgi(),  # type: ignore[arg-type]
+        TournamentChatConsumer.as_asgi(),  # type: ignore[arg-type]
     ),
     path("ws/lobby/", LobbyConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

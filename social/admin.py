@@ -17,10 +17,10 @@ else:
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModelAdmin):
-    list_display = ["created_at", "game", "user", "room", "text", "removed"]
+    list_display = ["created_at", "game", "tournament", "user", "room", "text", "removed"]
     list_filter = ["removed", "room"]
     search_fields = ["text", "user__username"]
-    readonly_fields = ["game", "user", "room", "text", "preset", "created_at"]
+    readonly_fields = ["game", "tournament", "user", "room", "text", "preset", "created_at"]
     actions = ["remove_messages"]
 
     @admin.action(description=_("Remove the selected messages"))

@@ -2,6 +2,8 @@
 
 - ``GameChatConsumer`` serves ``/ws/games/{id}/``: the games consumer plus chat (``chat``,
   ``chat_mute``) and the rematch frames. It only adds handlers; play is untouched.
+- ``TournamentChatConsumer`` serves ``/ws/tournaments/{id}/``: the tournaments consumer plus the
+  tournament's chat (``chat``, ``chat_history``, ``chat_mute``), under the games' chat rules.
 - ``LobbyConsumer`` serves ``/ws/lobby/``, open on every page of a signed-in person: the seek's
   match (the page jumps into the game), challenges, notices, and the presence heartbeat.
 """
@@ -22,6 +24,7 @@ from games.consumers import (
     _string_field,
     _user_for_token,
 )
+from games.services import GameServiceError
 from games.state import GameState
 from siesta_site.sockets import GuardedJsonConsumer
 from social import presence, realtime, services
@@ -42,6 +45,7 @@ from social.state import (
     SocialMessageEvent,
     WelcomeFrame,
 )
+from tournaments.consumers import TournamentConsumer
 
 # -- the game socket's chat ----------------------------------------------------------------------
 
@@ -53,17 +57,49 @@ def _chat_start(game_id: int, user_id: int | None, reader_room: str) -> tuple[bo
     return False, services.chat_history(game_id=game_id, reader_room=reader_room)
 
 
+def _localised(line: ChatLine, language: str) -> ChatLine:
+    """A quick message in the reader's language."""
+    preset = line.get("preset")
+    if preset in services.CHAT_PRESETS:
+        with translation.override(language):
+            return {**line, "text": str(services.CHAT_PRESETS[preset])}
+    return line
+
+
 def _mute_set(user: User, muted: bool) -> None:
     services.preferences_update(user=user, chat_muted=muted)
 
 
-class GameChatConsumer(GameConsumer):
+class ChatMute(GuardedJsonConsumer):
+    """``chat_mute`` of the game and tournament sockets: the person's preference, kept for every
+    chat; unmuting sends the history again."""
+
+    chat_muted = False
+
+    def _mute_user(self) -> User:
+        raise NotImplementedError
+
+    async def _send_chat_history(self) -> None:
+        raise NotImplementedError
+
+    async def _on_chat_mute(self, content: Message) -> None:
+        muted = content.get("muted")
+        if not isinstance(muted, bool):
+            raise MessageError(_("The field %(field)s must be true or false.") % {"field": "muted"})
+        await database_sync_to_async(_mute_set)(self._mute_user(), muted)
+        self.chat_muted = muted
+        frame: ChatMuteFrame = {"type": "chat_mute", "muted": muted}
+        await self.send_json(frame)
+        if not muted:
+            await self._send_chat_history()
+
+
+class GameChatConsumer(ChatMute, GameConsumer):
     """The game socket with chat: players' and spectators' rooms apart during play, one room
     after the end. Each reader gets quick messages in their own language."""
 
     game_status: str = ""
     player_names: list[str | None]
-    chat_muted = False
 
     async def connect(self) -> None:
         self.player_names = []
@@ -92,11 +128,7 @@ class GameChatConsumer(GameConsumer):
         return services.chat_room_of(self.game_status, self.player_names, self._username)
 
     def _localised(self, line: ChatLine) -> ChatLine:
-        preset = line.get("preset")
-        if preset in services.CHAT_PRESETS:
-            with translation.override(self.language):
-                return {**line, "text": str(services.CHAT_PRESETS[preset])}
-        return line
+        return _localised(line, self.language)
 
     async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:
         # Remember who plays and whether the game is over: chat lines are filtered by it.
@@ -128,22 +160,14 @@ class GameChatConsumer(GameConsumer):
         self.chat_open = True
         await self._send_chat_history()
 
-    async def _on_chat_mute(self, content: Message) -> None:
-        muted = content.get("muted")
-        if not isinstance(muted, bool):
-            raise MessageError(_("The field %(field)s must be true or false.") % {"field": "muted"})
-        await database_sync_to_async(_mute_set)(self._player, muted)
-        self.chat_muted = muted
-        frame: ChatMuteFrame = {"type": "chat_mute", "muted": muted}
-        await self.send_json(frame)
-        if not muted:
-            await self._send_chat_history()
+    def _mute_user(self) -> User:
+        return self._player
 
     _handlers: dict[str, Any] = {
         **GameConsumer._handlers,
         "chat": _on_chat,
         "chat_history": _on_chat_history,
-        "chat_mute": _on_chat_mute,
+        "chat_mute": ChatMute._on_chat_mute,
     }
 
     # -- group events -----------------------------------------------------------------------------
@@ -168,6 +192,81 @@ class GameChatConsumer(GameConsumer):
 
     async def game_rematch(self, event: GameRematchEvent) -> None:
         frame: RematchFrame = {"type": "rematch", "game": event["game"]}
+        await self.send_json(frame)
+
+
+# -- the tournament socket's chat ----------------------------------------------------------------
+
+
+def _tournament_chat_start(tournament_id: int, user_id: int | None) -> tuple[bool, list[ChatLine]]:
+    if user_id is not None and services.preferences_of(user_id).chat_muted:
+        return True, []
+    return False, services.tournament_chat_history(tournament_id=tournament_id)
+
+
+class TournamentChatConsumer(ChatMute, TournamentConsumer):
+    """The tournament socket with the tournament's chat: one room for everyone watching; the
+    games' limits (length, presets, rate), the person's mute and staff removal apply."""
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        handler = self._chat_handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            await super().receive_json(content, **kwargs)
+            return
+        message_id = content.get("id")
+        try:
+            await handler(self, content)
+        except MessageError as exc:
+            await self.send_error(exc.message, id=message_id)
+        except GameServiceError as exc:
+            await self.send_error(exc.message, code=exc.code, id=message_id)
+
+    async def _send_chat_history(self) -> None:
+        assert self.tournament_id is not None
+        user_id = self.user.pk if self.user is not None else None
+        self.chat_muted, lines = await database_sync_to_async(_tournament_chat_start)(
+            self.tournament_id, user_id
+        )
+        frame: ChatHistoryFrame = {
+            "type": "chat_history",
+            "room": "tournament",
+            "muted": self.chat_muted,
+            "messages": [_localised(line, self.language) for line in lines],
+        }
+        await self.send_json(frame)
+
+    async def _on_chat(self, content: Message) -> None:
+        preset = content.get("preset")
+        if preset is not None and not isinstance(preset, str):
+            raise MessageError(_("The field %(field)s must be a string.") % {"field": "preset"})
+        text = None if preset is not None else _string_field(content, "text")
+        assert self.tournament_id is not None  # frames are read once the socket has joined
+        await database_sync_to_async(services.tournament_chat_post)(
+            tournament_id=self.tournament_id, user=self.user, text=text, preset=preset or ""
+        )
+
+    async def _on_chat_history(self, content: Message) -> None:
+        await self._send_chat_history()
+
+    def _mute_user(self) -> User:
+        if self.user is None:
+            raise MessageError(_("Sign in to chat."))
+        user: User = self.user
+        return user
+
+    _chat_handlers: dict[str, Any] = {
+        "chat": _on_chat,
+        "chat_history": _on_chat_history,
+        "chat_mute": ChatMute._on_chat_mute,
+    }
+
+    async def chat_message(self, event: ChatMessageEvent) -> None:
+        if not self.chat_muted:
+            await self.send_json(_localised(event["message"], self.language))
+
+    async def chat_removed(self, event: ChatRemovedEvent) -> None:
+        frame: ChatRemovedFrame = {"type": "chat_removed", "id": event["id"]}
         await self.send_json(frame)
 
 

@@ -27,6 +27,11 @@ def together_strings() -> dict[str, Any]:
         "rated": _("rated"),
         "casual": _("casual"),
         "error": _("Something went wrong. Please try again."),
+        "next_game": _("Round %(round)s: your game against %(names)s"),
+        "next_game_clock": _("first turn: %(time)s left"),
+        "next_game_opening": _("opening in %(seconds)s s"),
+        "go_to_game": _("Go to your game"),
+        "stay": _("Stay here"),
     }
 
 
@@ -35,6 +40,9 @@ def social(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         from social.services import unread_count
+        from tournaments.selectors import tournament_game_of
 
         context["unread_notifications"] = lambda: unread_count(user.pk)
+        # The banner that leads a player to their tournament game survives reloads.
+        context["next_tournament_game"] = lambda: tournament_game_of(user.pk)
     return context

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from tournaments.models import Tournament
 
 
 class Seek(models.Model):
@@ -85,18 +86,25 @@ class Rematch(models.Model):
 
 
 class ChatMessage(models.Model):
-    """One chat line of a game. During play the players' room and the spectators' room are
-    apart; after the end every line is shown to everyone."""
+    """One chat line of a game or of a tournament. During a game the players' room and the
+    spectators' room are apart; after the end every line is shown to everyone. A tournament's
+    chat is one room (``tournament``), under the same rules (limits, mute, staff removal)."""
 
     class Room(models.TextChoices):
         PLAYERS = "players", _("players")
         SPECTATORS = "spectators", _("spectators")
         AFTER = "after", _("after the game")
+        TOURNAMENT = "tournament", _("tournament")
 
     MAX_LENGTH = 300
     """Characters of a line."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     room = models.CharField(max_length=10, choices=Room.choices)
     text = models.CharField(
@@ -111,10 +119,21 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["game", "created_at"], name="chat_game_created_idx")]
+        indexes = [
+            models.Index(fields=["game", "created_at"], name="chat_game_created_idx"),
+            models.Index(fields=["tournament", "created_at"], name="chat_tournament_created_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, tournament__isnull=True)
+                | Q(game__isnull=True, tournament__isnull=False),
+                name="chat_of_a_game_or_a_tournament",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.game_id} {self.user_id}: {self.text[:40]}"
+        where = f"game {self.game_id}" if self.game_id else f"tournament {self.tournament_id}"
+        return f"{where} {self.user_id}: {self.text[:40]}"
 
 
 class Challenge(models.Model):

@@ -1,4 +1,5 @@
-"""Pushes of the social app: to one person's pages (the lobby socket) and to a game's watchers.
+"""Pushes of the social app: to one person's pages (the lobby socket), to a game's watchers and
+to a tournament's.
 
 Sent after commits; a channel layer that is away (Redis down) is logged, never raised, so a
 request that already committed never fails for it."""
@@ -7,7 +8,8 @@ from __future__ import annotations
 
 from games.realtime import game_group
 from siesta_site.broadcast import group_send
-from social.state import GameGroupEvent, LobbyPush, SocialMessageEvent
+from social.state import GameGroupEvent, LobbyPush, SocialMessageEvent, TournamentGroupEvent
+from tournaments.realtime import tournament_group
 
 LOBBY_GROUP = "lobby"
 
@@ -25,3 +27,8 @@ def to_user(user_id: int, message: LobbyPush) -> None:
 def to_game(game_id: int, event: GameGroupEvent) -> None:
     """A group event for the watchers of a game (handled by ``social.consumers``)."""
     group_send(game_group(game_id), event)
+
+
+def to_tournament(tournament_id: int, event: TournamentGroupEvent) -> None:
+    """A chat event for the watchers of a tournament (handled by ``social.consumers``)."""
+    group_send(tournament_group(tournament_id), event)

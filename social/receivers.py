@@ -23,7 +23,9 @@ def round_started_notify(
     **kwargs: Any,
 ) -> None:
     """Receiver of ``tournaments.signals.round_started`` (after the commit): a notice to every
-    player of the round, linking to their game (or the tournament for a bye)."""
+    player of the round, linking to their game (or the tournament for a bye), and their next
+    game pushed to their open pages, which lead them there."""
     services.tournament_round_notices(
         tournament_id=tournament_id, name=name, round_number=round, seats=seats
     )
+    services.tournament_games_push(tournament_id=tournament_id, seats=seats)

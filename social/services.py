@@ -59,7 +59,10 @@ from social.state import (
     SeekFrame,
     SeekPayload,
     SeekStatus,
+    TournamentGameFrame,
 )
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -430,10 +433,8 @@ def chat_visible(room: str, reader_room: str) -> bool:
     return reader_room == ChatMessage.Room.AFTER or room in (reader_room, ChatMessage.Room.AFTER)
 
 
-def chat_post(
-    *, game_id: int, user: User | None, text: str | None = None, preset: str = ""
-) -> ChatMessage:
-    """Write a chat line (1-300 characters, or a preset) to the writer's room."""
+def _chat_text(user: User | None, text: str | None, preset: str) -> str:
+    """The rules of every chat: signed in, a known preset or 1-300 characters."""
     if user is None or not user.is_authenticated:
         raise NotAllowed(_("Sign in to chat."))
     if preset:
@@ -447,29 +448,88 @@ def chat_post(
         )
     if "\x00" in text:  # PostgreSQL text cannot hold it
         raise InvalidInput(_("A chat message cannot hold a NUL character."))
+    return text
+
+
+def _chat_write(
+    *,
+    user: User,
+    text: str,
+    preset: str,
+    room: str,
+    game: Game | None = None,
+    tournament_id: int | None = None,
+) -> ChatMessage:
+    """Store a line under the rate limit (per person and chat) and push it after the commit."""
+    limit, window = CHAT_RATE
+    where: dict[str, Any] = {"game": game} if game is not None else {"tournament_id": tournament_id}
+    with transaction.atomic():
+        recent = ChatMessage.objects.filter(
+            **where, user_id=user.pk, created_at__gte=_now() - window
+        ).count()
+        if recent >= limit:
+            raise Conflict(_("You are sending messages too fast: wait a few seconds."))
+        message = ChatMessage.objects.create(
+            **where, user=user, room=room, text=text, preset=preset
+        )
+        event: ChatMessageEvent = {"type": "chat.message", "message": chat_payload(message)}
+        transaction.on_commit(partial(_chat_push, message.game_id, message.tournament_id, event))
+    return message
+
+
+def _chat_push(
+    game_id: int | None, tournament_id: int | None, event: ChatMessageEvent | ChatRemovedEvent
+) -> None:
+    if game_id is not None:
+        realtime.to_game(game_id, event)
+    elif tournament_id is not None:
+        realtime.to_tournament(tournament_id, event)
+
+
+def chat_post(
+    *, game_id: int, user: User | None, text: str | None = None, preset: str = ""
+) -> ChatMessage:
+    """Write a chat line (1-300 characters, or a preset) to the writer's room."""
+    text = _chat_text(user, text, preset)
+    assert user is not None
     game = game_or_not_found(game_id, games=Game.objects.all())
     usernames: list[str | None] = list(
         Seat.objects.filter(game=game, user__isnull=False).values_list("user__username", flat=True)
     )
     room = chat_room_of(game.status, usernames, user.get_username())
-    limit, window = CHAT_RATE
-    with transaction.atomic():
-        recent = ChatMessage.objects.filter(
-            game=game, user_id=user.pk, created_at__gte=_now() - window
-        ).count()
-        if recent >= limit:
-            raise Conflict(_("You are sending messages too fast: wait a few seconds."))
-        message = ChatMessage.objects.create(
-            game=game, user=user, room=room, text=text, preset=preset
-        )
-        event: ChatMessageEvent = {"type": "chat.message", "message": chat_payload(message)}
-        transaction.on_commit(partial(realtime.to_game, game_id, event))
-    return message
+    return _chat_write(user=user, text=text, preset=preset, room=room, game=game)
+
+
+def tournament_chat_post(
+    *, tournament_id: int, user: User | None, text: str | None = None, preset: str = ""
+) -> ChatMessage:
+    """Write a line to a tournament's chat: one room, the rules of the games' chat."""
+    text = _chat_text(user, text, preset)
+    assert user is not None
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament_id})
+    return _chat_write(
+        user=user,
+        text=text,
+        preset=preset,
+        room=ChatMessage.Room.TOURNAMENT,
+        tournament_id=tournament_id,
+    )
 
 
 def chat_history(*, game_id: int, reader_room: str) -> list[ChatLine]:
     messages = ChatMessage.objects.filter(game_id=game_id, removed=False).select_related("user")
     return [chat_payload(m) for m in messages if chat_visible(m.room, reader_room)]
+
+
+TOURNAMENT_CHAT_HISTORY = 100
+"""Lines of a tournament's chat a page gets when it opens (the latest)."""
+
+
+def tournament_chat_history(*, tournament_id: int) -> list[ChatLine]:
+    messages = ChatMessage.objects.filter(tournament_id=tournament_id, removed=False)
+    latest = messages.select_related("user").order_by("-created_at", "-id")
+    return [chat_payload(m) for m in reversed(latest[:TOURNAMENT_CHAT_HISTORY])]
 
 
 def chat_remove(*, message_ids: list[int]) -> int:
@@ -480,7 +540,8 @@ def chat_remove(*, message_ids: list[int]) -> int:
             message.removed = True
             message.save(update_fields=["removed"])
             removed: ChatRemovedEvent = {"type": "chat.removed", "id": message.pk}
-            transaction.on_commit(partial(realtime.to_game, message.game_id, removed))
+            push = partial(_chat_push, message.game_id, message.tournament_id, removed)
+            transaction.on_commit(push)
     return len(messages)
 
 
@@ -768,6 +829,22 @@ def tournament_round_notices(
             url=url,
             key=f"tournament:{tournament_id}:round:{round_number}:user:{user_id}",
         )
+
+
+def tournament_games_push(*, tournament_id: int, seats: list[tuple[int, int | None]]) -> int:
+    """A ``tournament_game`` frame to every open page of each player of a round just paired:
+    their game, opponents and the first turn's clock. Returns how many were pushed."""
+    pushed = 0
+    for user_id, game_id in seats:
+        if game_id is None:
+            continue  # a bye: the notice links to the tournament
+        state = tournament_selectors.tournament_game_of(user_id, tournament_id=tournament_id)
+        if state is None or state["game"] != game_id:
+            continue  # that game is over already
+        frame: TournamentGameFrame = {"type": "tournament_game", **state}
+        realtime.to_user(user_id, frame)
+        pushed += 1
+    return pushed
 
 
 def notification_payload(notification: Notification) -> NotificationPayload:

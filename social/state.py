@@ -5,8 +5,9 @@ and the channel-layer events that carry them (as ``games.state`` for the game it
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.state import GameMode, GameVariant, PlainErrorFrame
+from tournaments.state import TournamentGameState
 
-ChatRoom: TypeAlias = Literal["players", "spectators", "after"]
+ChatRoom: TypeAlias = Literal["players", "spectators", "after", "tournament"]
 SeekStatus: TypeAlias = Literal["waiting", "matched", "cancelled", "expired"]
 ChallengeStatus: TypeAlias = Literal["pending", "accepted", "declined", "cancelled", "expired"]
 NotificationKind: TypeAlias = Literal[
@@ -156,7 +157,13 @@ class NotificationFrame(TypedDict):
     unread: int
 
 
-LobbyPush: TypeAlias = SeekFrame | ChallengeFrame | NotificationFrame
+class TournamentGameFrame(TournamentGameState):
+    """A round was paired: the player's next game, to lead them there."""
+
+    type: Literal["tournament_game"]
+
+
+LobbyPush: TypeAlias = SeekFrame | ChallengeFrame | NotificationFrame | TournamentGameFrame
 """What the services push to a person's pages (``social.realtime.to_user``)."""
 
 LobbyFrame: TypeAlias = WelcomeFrame | PongFrame | LobbyPush | PlainErrorFrame
@@ -198,3 +205,6 @@ GameGroupEvent: TypeAlias = (
     ChatMessageEvent | ChatRemovedEvent | RematchOfferEvent | GameRematchEvent
 )
 """What the social app sends to a game's group (``social.realtime.to_game``)."""
+
+TournamentGroupEvent: TypeAlias = ChatMessageEvent | ChatRemovedEvent
+"""What the social app sends to a tournament's group (``social.realtime.to_tournament``)."""

@@ -6,11 +6,13 @@ from collections import defaultdict
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
+from django.utils import timezone
 
 from games.models import Game, Seat
 from games.selectors import api_datetime
 from games.state import GameMode, GameStatus, GameVariant
+from ratings.models import RatingChange
 from tournaments.models import Pairing, Round, Tournament, TournamentPlayer
 from tournaments.pairing import Standing, TableResult, standings
 from tournaments.state import (
@@ -18,6 +20,7 @@ from tournaments.state import (
     RoundState,
     StandingState,
     TournamentFormat,
+    TournamentGameState,
     TournamentState,
     TournamentStatus,
 )
@@ -171,3 +174,57 @@ def tournaments_of_user(user: User) -> QuerySet[TournamentPlayer]:
         .select_related("tournament")
         .order_by("-tournament__starts_at", "-tournament_id")
     )
+
+
+def tournament_game_of(
+    user_id: int, *, tournament_id: int | None = None
+) -> TournamentGameState | None:
+    """``user_id``'s game in progress in the current round of a running tournament (the newest
+    when they play in several), or None: what leads a player to their next game."""
+    pairings = Pairing.objects.filter(
+        player__user_id=user_id,
+        player__withdrawn=False,
+        tournament__status=Tournament.Status.RUNNING,
+        round__number=F("tournament__current_round"),
+        game__status=Game.Status.ACTIVE,
+    )
+    if tournament_id is not None:
+        pairings = pairings.filter(tournament_id=tournament_id)
+    pairing = pairings.select_related("tournament", "round", "game").order_by("-game_id").first()
+    if pairing is None or pairing.game is None:
+        return None
+    game = pairing.game
+    seats = game.seats.order_by("seat").select_related("user")
+    opponents = [
+        s.user.get_username() if s.user is not None else s.bot_level
+        for s in seats
+        if s.user_id != user_id
+    ]
+    starts_in = 0
+    if game.ply == 0 and game.deadline is not None:
+        starts_in = max(0, int((game.deadline - timezone.now()).total_seconds()))
+    return {
+        "tournament": pairing.tournament_id,
+        "name": pairing.tournament.name,
+        "game": game.pk,
+        "round": pairing.round.number,
+        "opponents": opponents,
+        "starts_in": starts_in,
+    }
+
+
+def tournament_id_of_game(game_id: int) -> int | None:
+    """The tournament a game was paired in, if any."""
+    pairings = Pairing.objects.filter(game_id=game_id)
+    return pairings.values_list("tournament_id", flat=True).first()
+
+
+def rating_changes(tournament: Tournament) -> dict[str, float]:
+    """Each player's rating change over the tournament's rated games recorded so far, by
+    username (a player without a recorded change is absent)."""
+    game_ids = {p.game_id for p in tournament.pairings.all() if p.game_id is not None}
+    totals: dict[str, float] = defaultdict(float)
+    rows = RatingChange.objects.filter(game_id__in=game_ids).values_list("user__username", "delta")
+    for username, delta in rows:
+        totals[username] += delta
+    return dict(totals)

@@ -80,3 +80,17 @@ class TournamentFrame(TypedDict):
 
 TournamentSocketFrame: TypeAlias = TournamentFrame | PlainErrorFrame
 """Every frame of ``/ws/tournaments/{id}/``."""
+
+
+class TournamentGameState(TypedDict):
+    """A player's game in a tournament's current round: what leads them to it (the lobby
+    socket's ``tournament_game`` frame, and the banner every page draws on load)."""
+
+    tournament: int
+    name: str
+    game: int
+    round: int
+    opponents: list[str]
+    """The other players of the table, in seat order."""
+    starts_in: int
+    """Seconds left of the game's first turn (0 once the first turn is played or gone)."""

@@ -91,11 +91,18 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     user = request.user
     username = user.get_username() if user.is_authenticated else None
     entry = next((p for p in state["players"] if p["username"] == username), None)
+    changes = selectors.rating_changes(tournament)
     return {
         **_card(tournament, request),
         "state": state,
         "rounds": _rounds(state),
+        "standings": [
+            {**row, "rating_change": changes.get(row["username"])} for row in state["standings"]
+        ],
         "my_game": selectors.current_game_of(state, username) if username else None,
+        "my_next": selectors.tournament_game_of(user.pk, tournament_id=tournament.pk)
+        if user.pk is not None
+        else None,
         "withdrawn": bool(entry and entry["withdrawn"]),
         "strings": client_strings(),
     }

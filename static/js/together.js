@@ -5,7 +5,8 @@
  * quick-pairing buttons of the lobby. Text from the server is only ever set as textContent.
  */
 import { api as request } from "./lib/http.js";
-import { format } from "./lib/util.js";
+import { format, readJSON } from "./lib/util.js";
+import { showNextGame } from "./next_game.js";
 
 function main() {
   const stringsNode = document.getElementById("together-strings");
@@ -55,10 +56,11 @@ function main() {
   // -- header count and online figures --------------------------------------------------------
 
   function setUnread(count) {
-    const badge = document.getElementById("notice-count");
-    if (!badge) return;
-    badge.textContent = String(count);
-    badge.hidden = !count;
+    // The header's badge, and its twin beside the phones' menu button.
+    document.querySelectorAll("#notice-count, [data-notice-count]").forEach((badge) => {
+      badge.textContent = String(count);
+      badge.hidden = !count;
+    });
   }
 
   function setOnline(count) {
@@ -263,6 +265,9 @@ function main() {
       case "challenge":
         showChallenge(message.challenge, me);
         break;
+      case "tournament_game":
+        showNextGame(message, S, true);
+        break;
       case "notification":
         setUnread(message.unread);
         if (message.notification.kind !== "challenge") {
@@ -307,6 +312,7 @@ function main() {
 
   setUpQuickPairing();
   setUpChallengeForm();
+  showNextGame(readJSON("next-game-data"), S, false);
   connect();
   refreshPresence();
   window.setInterval(refreshPresence, HEARTBEAT_MS);

@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.contrib.admin.sites import site
-from django.test import RequestFactory
 
 from games import services as game_services
 from social import services
 from social.models import ChatMessage
 from tests.factories import UserFactory
 from tests.games.factories import make_game
-from tests.social.sockets import drain, receive, receive_type
+from tests.social.chat_checks import check_mute, remove_in_admin
+from tests.social.sockets import drain, receive_type
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -149,23 +148,7 @@ async def test_a_player_can_mute_the_chat(sockets, people):
     muted, _ = await open_chat(sockets, game.pk, ana)
     talker, _ = await open_chat(sockets, game.pk, bo)
 
-    await muted.send_json_to({"type": "chat_mute", "muted": True})
-    assert await receive(muted) == {"type": "chat_mute", "muted": True}
-    await talker.send_json_to({"type": "chat", "text": "hello?"})
-    await receive_type(talker, "chat")
-    assert [f for f in await drain(muted) if f["type"] == "chat"] == []
-    # It stays muted on the next page.
-    _again, history = await open_chat(sockets, game.pk, ana)
-    assert history["muted"] is True
-    assert history["messages"] == []
-
-    await muted.send_json_to({"type": "chat_mute", "muted": "yes"})
-    assert (await receive_type(muted, "error"))["error"]
-    await muted.send_json_to({"type": "chat_mute", "muted": False})
-    assert await receive(muted) == {"type": "chat_mute", "muted": False}
-    assert [m["text"] for m in (await receive_type(muted, "chat_history"))["messages"]] == [
-        "hello?"
-    ]
+    await check_mute(muted, talker, lambda: open_chat(sockets, game.pk, ana))
 
 
 async def test_staff_remove_a_message_in_the_admin(sockets, people):
@@ -177,16 +160,7 @@ async def test_staff_remove_a_message_in_the_admin(sockets, people):
     )
     await receive_type(reader, "chat")
 
-    def remove():
-        admin = UserFactory(is_staff=True, is_superuser=True)
-        model_admin = site._registry[ChatMessage]
-        request = RequestFactory().post("/admin/social/chatmessage/")
-        request.user = admin
-        request.session = {}
-        request._messages = type("M", (), {"add": lambda *a, **k: None})()
-        model_admin.remove_messages(request, ChatMessage.objects.filter(pk=message.pk))
-
-    await database_sync_to_async(remove)()
+    await remove_in_admin(message.pk)
     assert await receive_type(reader, "chat_removed") == {"type": "chat_removed", "id": message.pk}
     _late, history = await open_chat(sockets, game.pk, bo)
     assert history["messages"] == []
