@@ -261,7 +261,9 @@ def tournament_update(*, tournament_id: int, user: User, **changes: Any) -> Tour
             raise NotAllowed(_("Only staff members give tournaments a translated name."))
         if tournament.status != Tournament.Status.SCHEDULED:
             # Started: the settings stay (a running round robin's rounds are its count).
-            timing = ({"starts_at", *SETTING_NAMES} - {"rounds"}) & set(changes)
+            timing = {"starts_at", *SETTING_NAMES} & set(changes)
+            if tournament.format == Format.ROUND_ROBIN:
+                timing.discard("rounds")
             if any(changes[key] != getattr(tournament, key) for key in timing):
                 raise Conflict(_("This tournament has already started."))
             changes = {k: v for k, v in changes.items() if k not in SETTING_NAMES}
