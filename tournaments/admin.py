@@ -100,7 +100,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         """Through the services: a creation announces it, a change publishes it. A refusal
         there (the tournament started meanwhile) is shown as a message."""
-        data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        data = {name: form.cleaned_data[name] for name in TournamentForm.Meta.fields}
         if data["format"] == Format.ROUND_ROBIN:
             data["rounds"] = None
         assert request.user.is_authenticated
@@ -120,9 +120,6 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             return
         obj.pk = saved.pk
         obj.refresh_from_db()
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        """The players are the services' (join and leave): nothing to save here."""
 
     @admin.action(description="Feature the selected tournaments")
     def feature(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
