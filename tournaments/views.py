@@ -257,7 +257,6 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         request,
         "tournaments/form.html",
         {"form": form, "refusal": refusal, "tournament": None},
-        status=400 if form.errors else 200,
     )
 
 
@@ -287,7 +286,6 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         "tournaments/form.html",
         {"form": form, "refusal": None, "tournament": tournament},
-        status=400 if form.errors else 200,
     )
 
 
