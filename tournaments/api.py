@@ -35,10 +35,11 @@ def _get(tournament_id: int, request: Request, invite: str | None = None) -> Tou
 
 
 def _shape(tournament: Tournament, request: Request) -> dict[str, Any]:
-    """The public state, with who created it, its visibility and (to its creator and staff) its
-    invitation link."""
+    """The public state, with its name in the request's language, who created it, its
+    visibility and (to its creator and staff) its invitation link."""
     shape: dict[str, Any] = {
         **selectors.tournament_state(tournament),
+        "display_name": tournament.display_name,
         "visibility": tournament.visibility,
         "featured": tournament.featured,
         "creator": tournament.created_by.get_username() if tournament.created_by else None,
@@ -120,6 +121,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     standings = StandingSerializer(many=True)
     winners = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField(help_text="Rises by one per change.")
+    display_name = serializers.CharField(
+        help_text="The name in the request's language (scheduled tournaments), else the name."
+    )
     visibility = serializers.ChoiceField(choices=Visibility.choices)
     featured = serializers.BooleanField()
     creator = serializers.CharField(allow_null=True, help_text="null: staff or a schedule.")

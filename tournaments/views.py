@@ -73,9 +73,12 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     running = everything.filter(status=Tournament.Status.RUNNING).order_by(
         "-featured", "starts_at", "id"
     )
-    over = everything.filter(
-        status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
-    ).order_by("-starts_at", "-id")[:FINISHED_LISTED]
+    # A scheduled tournament nobody came to is not worth listing (an hourly one each hour).
+    over = (
+        everything.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+        .exclude(schedule__isnull=False, cancel_reason=services.CANCEL_TOO_FEW)
+        .order_by("-starts_at", "-id")[:FINISHED_LISTED]
+    )
     return render(
         request,
         "tournaments/list.html",

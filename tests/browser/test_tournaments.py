@@ -16,13 +16,16 @@ def test_a_player_creates_an_invitation_with_the_form(pages, screenshot, width, 
     creator = off_the_loop(veteran)
     page = pages.open(creator, viewport=viewport)
     page.goto("/tournaments/")
+    screenshot(page, f"tournament-list-{width}")
     page.locator("#tournament-create a").click()
     expect(page.locator("#tournament-form")).to_be_visible()
+    expect(page.locator("#id_password")).to_be_hidden()  # public: no password to ask
     screenshot(page, f"tournament-form-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the form is {overflow}px wider than the {width} screen"
     page.fill("#id_name", "Friends' evening")
     page.select_option("#id_format", "round_robin")
+    expect(page.locator("#id_rounds")).to_be_hidden()  # a round robin has no rounds to choose
     page.select_option("#id_table_size", "3")
     page.locator("#tournament-submit").click()
     expect(page.locator(".form-errors")).to_contain_text("A round robin is played at tables of 2.")
@@ -30,6 +33,7 @@ def test_a_player_creates_an_invitation_with_the_form(pages, screenshot, width, 
     screenshot(page, f"tournament-form-error-{width}")
     page.select_option("#id_table_size", "2")
     page.locator("#id_visibility_1").check()
+    expect(page.locator("#id_password")).to_be_visible()
     page.fill("#id_password", "s3cret")
     page.locator("#tournament-submit").click()
     expect(page.locator("#invite-link input")).to_have_value(

@@ -153,3 +153,15 @@ def test_an_invitation_with_a_password_is_joined_through_its_link(client):
     client.post(join, {"invite": token, "password": "s3cret"})
     assert list(tournament.players.values_list("user", flat=True)) == [guest.pk]
     assert client.get(f"/tournaments/{tournament.pk}/").status_code == 200
+
+
+def test_the_form_is_throttled(client, settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "tournament_create": "1/hour"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    client.force_login(UserFactory(is_staff=True))
+    # A refused attempt is given back; the first creation counts; the second waits.
+    client.post("/tournaments/new/", form(format="round_robin", table_size=3))
+    assert client.post("/tournaments/new/", form()).status_code == 302
+    response = client.post("/tournaments/new/", form(name="Second"))
+    assert "Too many attempts. Try again in" in response.content.decode()
+    assert Tournament.objects.count() == 1

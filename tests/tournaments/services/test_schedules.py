@@ -168,3 +168,23 @@ def test_the_admin_shows_tournaments_and_adds_them(client):
     assert client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/").status_code == 200
     assert client.get("/admin/tournaments/tournament/add/").status_code == 200
     assert client.get("/admin/tournaments/schedule/").status_code == 200
+
+
+def test_the_api_gives_the_name_in_the_requests_language(client):
+    Schedule.objects.exclude(every="hourly").delete()
+    (created,) = services.schedules_extend(now=timezone.now())
+    body = client.get(f"/api/tournaments/{created}/", HTTP_ACCEPT_LANGUAGE="it").json()
+    assert (body["name"], body["display_name"]) == (
+        "Hourly quick Swiss",
+        "Svizzero rapido di ogni ora",
+    )
+
+
+def test_a_scheduled_tournament_nobody_joined_is_not_listed_once_cancelled(client):
+    Schedule.objects.exclude(every="hourly").delete()
+    (created,) = services.schedules_extend(now=at(9, 30))
+    services.tournament_start(tournament_id=created, now=at(10, 0))
+    assert Tournament.objects.get(pk=created).cancel_reason == "too_few_players"
+    page = client.get("/tournaments/").content.decode()
+    assert f'href="/tournaments/{created}/"' not in page
+    assert client.get(f"/tournaments/{created}/").status_code == 200
