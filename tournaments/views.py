@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -186,10 +186,13 @@ def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _back(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """To ``next``, else to the tournament's page (with the invitation's token, if one came)."""
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
         return redirect(target)
-    return redirect("tournament", tournament_id=tournament_id)
+    page = reverse("tournament", args=[tournament_id])
+    invite = request.POST.get("invite", "")
+    return redirect(f"{page}?{urlencode({'invite': invite})}" if invite else page)
 
 
 def _signed_in(request: HttpRequest) -> User:

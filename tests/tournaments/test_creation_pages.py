@@ -137,6 +137,9 @@ def test_an_invitation_with_a_password_is_joined_through_its_link(client):
     token = tournament.invite_token
     detail = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f"http://testserver/tournaments/invite/{token}/" in detail
+    client.logout()
+    signed_out = client.get(f"/tournaments/{tournament.pk}/?invite={token}").content.decode()
+    assert f"?next=/tournaments/{tournament.pk}/%3Finvite%3D{token}" in signed_out
     guest = UserFactory()
     client.force_login(guest)
     assert "Players&#x27; cup" not in client.get("/tournaments/").content.decode()
@@ -148,7 +151,9 @@ def test_an_invitation_with_a_password_is_joined_through_its_link(client):
     assert 'name="password"' in page
     assert f'name="invite" value="{token}"' in page
     join = f"/tournaments/{tournament.pk}/join/"
-    client.post(join, {"invite": token, "password": "wrong"})
+    refused = client.post(join, {"invite": token, "password": "wrong"})
+    assert refused["Location"] == f"/tournaments/{tournament.pk}/?invite={token}"
+    assert "Wrong tournament password." in client.get(refused["Location"]).content.decode()
     assert not tournament.players.exists()
     client.post(join, {"invite": token, "password": "s3cret"})
     assert list(tournament.players.values_list("user", flat=True)) == [guest.pk]
