@@ -114,7 +114,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     max_players = serializers.IntegerField()
     min_players = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
-    cancel_reason = serializers.CharField(allow_null=True, help_text="too_few_players")
+    cancel_reason = serializers.CharField(
+        allow_null=True, help_text="too_few_players, or cancelled (by its creator or staff)"
+    )
     players = PlayerSerializer(many=True)
     current_round = serializers.IntegerField(allow_null=True)
     pairings = RoundSerializer(many=True)
