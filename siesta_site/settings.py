@@ -318,6 +318,8 @@ REST_FRAMEWORK = {
             ),
             # Seeks created and cancelled, per user (siesta_site/throttling.py).
             "seeks": env.str("SIESTA_THROTTLE_SEEKS", default="20/minute"),
+            # Tournaments created, per user (API and page alike).
+            "tournament_create": env.str("SIESTA_THROTTLE_TOURNAMENT_CREATE", default="5/hour"),
             # The analysis board's engine calls (learn.api): per user, or per address signed out.
             "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()

@@ -24,6 +24,8 @@ off), read on every check so that a settings override applies at once. Scopes:
 - ``email_confirm``: confirmation e-mails a person asks for (set or resend an address);
 - ``password_reset`` / ``password_reset_address``: reset requests per client address / reset
   e-mails per address.
+- ``tournament_create``: tournaments created (``POST /api/tournaments/`` and the page's form) per
+  user, answered 429 (or a form error) before the services run.
 - ``seeks``: seeks created and cancelled (``POST /api/seeks/``, ``DELETE /api/seeks/{id}/``) per
   user, answered 429 before the services run (each seek triggers a sweep of the matcher).
 
@@ -157,6 +159,7 @@ MAIL_ADDRESS = Limit("mail_address")
 EMAIL_CONFIRM = Limit("email_confirm")
 PASSWORD_RESET = Limit("password_reset")
 PASSWORD_RESET_ADDRESS = Limit("password_reset_address")
+TOURNAMENT_CREATE = Limit("tournament_create")
 
 LOGIN_DELAY_MAX = 300.0
 """The longest wait a run of failed sign-ins of one (username, address) pair imposes."""
@@ -352,5 +355,17 @@ class SeekThrottle(_LimitThrottle):
     def ident(self, request: Any) -> str | None:
         user = request.user
         if request.method in ("GET", "HEAD", "OPTIONS") or not (user and user.is_authenticated):
+            return None
+        return str(user.pk)
+
+
+class TournamentCreateThrottle(_LimitThrottle):
+    """Tournament creations per user (reads, changes and cancellations are not counted)."""
+
+    limit = TOURNAMENT_CREATE
+
+    def ident(self, request: Any) -> str | None:
+        user = request.user
+        if request.method != "POST" or not (user and user.is_authenticated):
             return None
         return str(user.pk)

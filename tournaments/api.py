@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,16 +18,43 @@ from games.models import Game
 from games.services import NotFound
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
+from siesta_site.throttling import TournamentCreateThrottle
 from tournaments import selectors, services
-from tournaments.models import Format, Tournament
-from tournaments.state import TournamentState
+from tournaments.models import Format, Tournament, Visibility
 
 
-def _state(tournament_id: int) -> TournamentState:
+def _get(tournament_id: int, request: Request, invite: str | None = None) -> Tournament:
+    """The tournament, if the caller may see it (an invitation is hidden: 404)."""
     try:
-        return selectors.tournament_state(selectors.tournament_get(tournament_id))
+        tournament = selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
-        raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament_id}) from None
+        tournament = None
+    if tournament is None or not selectors.can_see(tournament, request.user, invite):
+        raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament_id})
+    return tournament
+
+
+def _shape(tournament: Tournament, request: Request) -> dict[str, Any]:
+    """The public state, with its name in the request's language, who created it, its
+    visibility and (to its creator and staff) its invitation link."""
+    shape: dict[str, Any] = {
+        **selectors.tournament_state(tournament),
+        "display_name": tournament.display_name,
+        "visibility": tournament.visibility,
+        "featured": tournament.featured,
+        "creator": tournament.created_by.get_username() if tournament.created_by else None,
+    }
+    user = request.user
+    if tournament.visibility == Visibility.INVITE and (
+        user.is_staff or (user.is_authenticated and tournament.created_by_id == user.pk)
+    ):
+        path = reverse("tournament_invite", kwargs={"token": tournament.invite_token})
+        shape["invite_url"] = request.build_absolute_uri(path)
+    return shape
+
+
+def _state(tournament_id: int, request: Request) -> dict[str, Any]:
+    return _shape(_get(tournament_id, request), request)
 
 
 NO_TOURNAMENT = {"e404": "There is no such tournament."}
@@ -87,13 +114,24 @@ class TournamentSerializer(serializers.Serializer[Any]):
     max_players = serializers.IntegerField()
     min_players = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
-    cancel_reason = serializers.CharField(allow_null=True, help_text="too_few_players")
+    cancel_reason = serializers.CharField(
+        allow_null=True, help_text="too_few_players, or cancelled (by its creator or staff)"
+    )
     players = PlayerSerializer(many=True)
     current_round = serializers.IntegerField(allow_null=True)
     pairings = RoundSerializer(many=True)
     standings = StandingSerializer(many=True)
     winners = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField(help_text="Rises by one per change.")
+    display_name = serializers.CharField(
+        help_text="The name in the request's language (scheduled tournaments), else the name."
+    )
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
+    featured = serializers.BooleanField()
+    creator = serializers.CharField(allow_null=True, help_text="null: staff or a schedule.")
+    invite_url = serializers.URLField(
+        required=False, help_text="An invitation's link; to its creator and staff only."
+    )
 
 
 class TournamentListCreateApi(SiestaApi):
@@ -131,6 +169,13 @@ class TournamentListCreateApi(SiestaApi):
         min_players = serializers.IntegerField(
             min_value=2, max_value=Tournament.MAX_PLAYERS, default=2
         )
+        visibility = serializers.ChoiceField(choices=Visibility.choices, default="public")
+        password = serializers.CharField(
+            max_length=128, required=False, allow_blank=True, allow_null=True, default=None
+        )
+
+    def get_throttles(self) -> list[Any]:
+        return [*super().get_throttles(), TournamentCreateThrottle()]
 
     @extend_schema(
         tags=["tournaments"],
@@ -141,51 +186,114 @@ class TournamentListCreateApi(SiestaApi):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        tournaments = selectors.tournament_list(**filters.validated_data)
+        tournaments = selectors.tournaments_listed(viewer=request.user, **filters.validated_data)
+        tournaments = tournaments.select_related("created_by")
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(tournaments, request, view=self) or []
-        return paginator.get_paginated_response([selectors.tournament_state(t) for t in page])
+        return paginator.get_paginated_response([_shape(t, request) for t in page])
 
     @extend_schema(
         tags=["tournaments"],
-        summary="Announce a tournament (staff only)",
-        description="Round robin needs table_size 2 and no rounds; teams need table_size 4.",
+        summary="Announce a tournament (staff, or a player with 3 finished games)",
+        description=(
+            "Round robin needs table_size 2 and no rounds; teams need table_size 4. A player has "
+            "one scheduled or running tournament at a time, starting within 30 days."
+        ),
         request=InputSerializer,
         responses={
             201: TournamentSerializer,
             **error_responses(
                 e400="Invalid options or combination: 'error' and the field errors.",
-                e403="The caller is not staff.",
+                e403="Too few finished games.",
+                e409="The player already has a scheduled or running tournament.",
+                e429="Too many tournaments created.",
                 **NEEDS_USER,
             ),
         },
     )
     def post(self, request: Request) -> Response:
         user = signed_in_user(request)
-        if not getattr(user, "is_staff", False):
-            raise PermissionDenied(_("Only staff members create tournaments."))
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create(user=user, **data.validated_data)
-        return Response(_state(tournament.pk), status=status.HTTP_201_CREATED)
+        return Response(_state(tournament.pk, request), status=status.HTTP_201_CREATED)
+
+
+@extend_schema_serializer(component_name="TournamentChange")
+class ChangeSerializer(TournamentListCreateApi.InputSerializer):
+    featured = serializers.BooleanField(required=False, help_text="Staff only.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, partial=True, **kwargs)
 
 
 class TournamentDetailApi(SiestaApi):
     @extend_schema(
         tags=["tournaments"],
         summary="A tournament: players, pairings, standings, winners",
+        parameters=[
+            OpenApiParameter("invite", str, description="An invitation's token (from its link).")
+        ],
         responses={200: TournamentSerializer, **error_responses(**NO_TOURNAMENT)},
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(_state(tournament_id))
+        invite = request.query_params.get("invite")
+        return Response(_shape(_get(tournament_id, request, invite), request))
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Change a tournament (its creator while scheduled; staff at any time)",
+        description="The game settings and the start change only while it is scheduled.",
+        request=ChangeSerializer,
+        responses={
+            200: TournamentSerializer,
+            **error_responses(
+                e400="Invalid options or combination.",
+                e403="Not the creator, or featured by a player.",
+                e409="The tournament has started.",
+                **NEEDS_USER,
+                **NO_TOURNAMENT,
+            ),
+        },
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        user = signed_in_user(request)
+        _get(tournament_id, request)
+        data = ChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_update(tournament_id=tournament_id, user=user, **data.validated_data)
+        return Response(_state(tournament_id, request))
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Cancel a tournament (its creator while scheduled; staff at any time)",
+        request=None,
+        responses={
+            200: TournamentSerializer,
+            **error_responses(
+                e403="Not the creator.", e409="Started or over.", **NEEDS_USER, **NO_TOURNAMENT
+            ),
+        },
+    )
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        user = signed_in_user(request)
+        _get(tournament_id, request)
+        services.tournament_cancel(tournament_id=tournament_id, user=user)
+        return Response(_state(tournament_id, request))
 
 
 class TournamentJoinApi(SiestaApi):
+    @extend_schema_serializer(component_name="TournamentJoinInput")
+    class InputSerializer(serializers.Serializer[Any]):
+        invite = serializers.CharField(required=False, help_text="An invitation's token.")
+        password = serializers.CharField(required=False, help_text="An invitation's password.")
+
     @extend_schema(
         tags=["tournaments"],
         summary="Join a scheduled tournament",
-        description="Joining twice changes nothing.",
-        request=None,
+        description="Joining twice changes nothing. An invitation needs its token (else 404) "
+        "and, with a password, the password (else 403).",
+        request=InputSerializer,
         responses={
             200: TournamentSerializer,
             **error_responses(
@@ -194,8 +302,11 @@ class TournamentJoinApi(SiestaApi):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.tournament_join(tournament_id=tournament_id, user=signed_in_user(request))
-        return Response(_state(tournament_id))
+        user = signed_in_user(request)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_join(tournament_id=tournament_id, user=user, **data.validated_data)
+        return Response(_state(tournament_id, request))
 
 
 class TournamentLeaveApi(SiestaApi):
@@ -211,4 +322,4 @@ class TournamentLeaveApi(SiestaApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_leave(tournament_id=tournament_id, user=signed_in_user(request))
-        return Response(_state(tournament_id))
+        return Response(_state(tournament_id, request))

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
 from siesta_site.sockets import GuardedJsonConsumer
 from tournaments import realtime
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_get, tournament_state
+from tournaments.selectors import can_see, tournament_get, tournament_state
 from tournaments.state import TournamentFrame, TournamentState, TournamentStateEvent
 
 CLOSE_UNKNOWN_TOURNAMENT = 4404
@@ -27,11 +28,14 @@ def _tournament_id_of(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
-def _current_state(tournament_id: int) -> TournamentState | None:
+def _current_state(tournament_id: int, viewer: Any, invite: str | None) -> TournamentState | None:
+    """The state, or None when there is no such tournament for this watcher (an invitation
+    needs its token, ``?invite=``, unless the watcher created or joined it)."""
     try:
-        return tournament_state(tournament_get(tournament_id))
+        tournament = tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         return None
+    return tournament_state(tournament) if can_see(tournament, viewer, invite) else None
 
 
 class TournamentConsumer(GuardedJsonConsumer):
@@ -39,6 +43,7 @@ class TournamentConsumer(GuardedJsonConsumer):
 
     tournament_id: int | None
     version: int
+    invite: str | None = None
 
     async def connect(self) -> None:
         self.tournament_id = _tournament_id_of(
@@ -53,7 +58,10 @@ class TournamentConsumer(GuardedJsonConsumer):
             if not await self.join_group(group):
                 return  # the layer is down: closed, to come back later
             self.joined = True
-            state = await database_sync_to_async(_current_state)(self.tournament_id)
+            query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+            invites = query.get("invite")
+            self.invite = invites[0] if invites else None
+            state = await self._read_state()
             if state is not None:
                 await self._send_state(state)
                 return
@@ -70,11 +78,16 @@ class TournamentConsumer(GuardedJsonConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "sync" and self.tournament_id:
-            state = await database_sync_to_async(_current_state)(self.tournament_id)
+            state = await self._read_state()
             if state is not None:
                 await self._send_state(state, force=True)
             return
         await self.send_error('Only {"type": "sync"} is understood.')
+
+    async def _read_state(self) -> TournamentState | None:
+        assert self.tournament_id is not None
+        read = database_sync_to_async(_current_state)
+        return await read(self.tournament_id, self.scope.get("user"), self.invite)
 
     async def tournament_state(self, event: TournamentStateEvent) -> None:
         """A ``tournament.state`` event from ``tournaments.realtime``."""

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -19,6 +20,26 @@ from games.models import Game
 class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("round robin")
     SWISS = "swiss", _("Swiss")
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", _("public: listed for everyone")
+    INVITE = "invite", _("by invitation: only with its link")
+
+
+class Recurrence(models.TextChoices):
+    HOURLY = "hourly", _("every hour")
+    DAILY = "daily", _("every day")
+    WEEKLY = "weekly", _("every week")
+
+
+SCHEDULED_NAMES = {
+    "hourly_quick_swiss": _("Hourly quick Swiss"),
+    "daily_swiss": _("Daily Swiss"),
+    "weekly_four": _("Weekly four at a table"),
+}
+"""The names of scheduled tournaments, by key: shown in the reader's language (the stored name
+is the fallback when the key is unknown)."""
 
 
 class TournamentSettings(models.Model):
@@ -62,16 +83,42 @@ class TournamentSettings(models.Model):
         default=2,
         validators=[MinValueValidator(2), MaxValueValidator(MAX_PLAYERS)],
     )
+    name_key = models.CharField(
+        _("translated name"),
+        max_length=40,
+        blank=True,
+        choices=[(key, label) for key, label in SCHEDULED_NAMES.items()],
+        help_text=_("Shown instead of the name, in the reader's language."),
+    )
 
     class Meta:
         abstract = True
 
+    @property
+    def display_name(self) -> str:
+        """The name in the active language when it has a key, else the name as written."""
+        label = SCHEDULED_NAMES.get(self.name_key)
+        return str(label) if label is not None else self.name
+
 
 class Schedule(TournamentSettings):
-    """A recurring tournament: every day at ``time`` (UTC) the sweep creates the next one, a day
-    ahead, so that the list always shows what is coming."""
+    """A recurring tournament: every hour (at ``time``'s minute), day (at ``time``, UTC) or week
+    (on ``weekday`` at ``time``) the sweep creates the next one ahead of its start (an hour ahead
+    for an hourly one, a day for the others), so that the list always shows what is coming."""
 
-    time = models.TimeField(_("time of day (UTC)"))
+    every = models.CharField(
+        _("repeats"), max_length=6, choices=Recurrence.choices, default=Recurrence.DAILY
+    )
+    time = models.TimeField(
+        _("time of day (UTC)"), help_text=_("For an hourly schedule only the minutes count.")
+    )
+    weekday = models.PositiveSmallIntegerField(
+        _("day of the week"),
+        null=True,
+        blank=True,
+        choices=sorted(WEEKDAYS.items()),
+        help_text=_("Weekly schedules only."),
+    )
     active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -81,7 +128,7 @@ class Schedule(TournamentSettings):
         verbose_name_plural = _("tournament schedules")
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.time:%H:%M} UTC)"
+        return f"{self.name} ({self.every} {self.time:%H:%M} UTC)"
 
 
 class Tournament(TournamentSettings):
@@ -101,6 +148,14 @@ class Tournament(TournamentSettings):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    visibility = models.CharField(
+        _("visibility"), max_length=6, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    password = models.CharField(
+        max_length=128, blank=True, help_text="A hash (make_password); empty: none."
+    )
+    invite_token = models.CharField(max_length=43, blank=True, db_index=True)
+    featured = models.BooleanField(_("featured"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

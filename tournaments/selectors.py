@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Game, Seat
 from games.selectors import api_datetime
 from games.state import GameMode, GameStatus, GameVariant
 from ratings.models import RatingChange
-from tournaments.models import Pairing, Round, Tournament, TournamentPlayer
+from tournaments.models import Pairing, Round, Tournament, TournamentPlayer, Visibility
 from tournaments.pairing import Standing, TableResult, standings
 from tournaments.state import (
     PairingGameState,
@@ -41,6 +45,77 @@ def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
     if status:
         tournaments = tournaments.filter(status=status)
     return tournaments
+
+
+def tournaments_listed(*, viewer: Any, status: str | None = None) -> QuerySet[Tournament]:
+    """``tournament_list`` without the invitations ``viewer`` neither created nor joined."""
+    tournaments = tournament_list(status=status)
+    shown = Q(visibility=Visibility.PUBLIC)
+    if viewer is not None and viewer.is_authenticated:
+        joined = TournamentPlayer.objects.filter(user_id=viewer.pk).values("tournament_id")
+        shown |= Q(created_by_id=viewer.pk) | Q(pk__in=joined)
+    return tournaments.filter(shown)
+
+
+def can_see(tournament: Tournament, viewer: Any, invite: str | None = None) -> bool:
+    """A public tournament is everyone's; an invitation its creator's, its players', staff's,
+    and whoever has its link's token."""
+    if tournament.visibility == Visibility.PUBLIC:
+        return True
+    if invite and secrets.compare_digest(invite, tournament.invite_token):
+        return True
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return bool(
+        viewer.is_staff
+        or tournament.created_by_id == viewer.pk
+        or any(p.user_id == viewer.pk for p in tournament.players.all())
+    )
+
+
+MIN_FINISHED_GAMES = 3
+"""A player creates tournaments after this many finished games (no throwaway accounts)."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: str
+    message: str
+
+
+def creation_refusal(user: Any) -> Refusal | None:
+    """Why ``user`` may not create a tournament now, or None when they may."""
+    if user is None or not user.is_authenticated:
+        return Refusal("sign_in", _("Sign in to create a tournament."))
+    if user.is_staff:
+        return None
+    finished = (
+        Seat.objects.filter(user_id=user.pk, game__status=Game.Status.FINISHED)
+        .values("game_id")
+        .distinct()
+        .count()
+    )
+    if finished < MIN_FINISHED_GAMES:
+        left = MIN_FINISHED_GAMES - finished
+        return Refusal(
+            "few_games",
+            ngettext(
+                "Finish %(count)s more game to create tournaments.",
+                "Finish %(count)s more games to create tournaments.",
+                left,
+            )
+            % {"count": left},
+        )
+    upcoming = Tournament.objects.filter(
+        created_by_id=user.pk,
+        status__in=[Tournament.Status.SCHEDULED, Tournament.Status.RUNNING],
+    )
+    if upcoming.exists():
+        return Refusal(
+            "one_at_a_time",
+            _("You already have a tournament coming up or running: one at a time."),
+        )
+    return None
 
 
 def tournament_get(tournament_id: int) -> Tournament:

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -28,16 +31,18 @@ from django.utils.translation import gettext as _
 from games import services as games
 from games.models import Game
 from games.selectors import outcome_of
-from games.services import Conflict, InvalidInput, NotFound
+from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from ratings.models import Rating
 from tournaments import realtime
 from tournaments.models import (
     Format,
     Pairing,
+    Recurrence,
     Round,
     Schedule,
     Tournament,
     TournamentPlayer,
+    Visibility,
 )
 from tournaments.pairing import (
     PairingPlayer,
@@ -46,14 +51,38 @@ from tournaments.pairing import (
     swiss_round,
     swiss_round_exact,
 )
-from tournaments.selectors import tournament_get, tournament_standings, tournament_state
+from tournaments.selectors import (
+    creation_refusal,
+    tournament_get,
+    tournament_standings,
+    tournament_state,
+)
 from tournaments.signals import round_started
 
 logger = logging.getLogger(__name__)
 
 CANCEL_TOO_FEW = "too_few_players"
-SCHEDULE_AHEAD = timedelta(days=1)
-"""The sweep creates a schedule's tournaments this long before they start."""
+CANCEL_CALLED_OFF = "cancelled"
+"""Called off by its creator or by staff."""
+SCHEDULE_AHEAD = {
+    Recurrence.HOURLY: timedelta(hours=1),
+    Recurrence.DAILY: timedelta(days=1),
+    Recurrence.WEEKLY: timedelta(days=1),
+}
+"""The sweep creates a schedule's tournaments this long before they start: an hourly one is
+always within the next hour."""
+PLAYER_STARTS_WITHIN = timedelta(days=30)
+"""How far ahead a player may schedule a tournament."""
+SETTING_NAMES = (
+    "format",
+    "table_size",
+    "mode",
+    "variant",
+    "rounds",
+    "turn_seconds",
+    "max_players",
+    "min_players",
+)
 
 
 def _now() -> datetime:
@@ -132,11 +161,14 @@ def tournament_create(
     max_players: int,
     min_players: int = 2,
     schedule: Schedule | None = None,
+    visibility: str = Visibility.PUBLIC,
+    password: str | None = None,
+    name_key: str = "",
 ) -> Tournament:
-    """Announce a tournament; people join until it starts."""
-    name = name.strip()
-    if not name or len(name) > 100:
-        raise InvalidInput(_("A tournament needs a name of at most 100 characters."))
+    """Announce a tournament; people join until it starts. Staff (and the schedules, without a
+    user) create any; a player needs a few finished games, one upcoming or running tournament
+    of their own at a time, and a start within ``PLAYER_STARTS_WITHIN``."""
+    name = _checked_name(name)
     rounds = tournament_settings_check(
         format=format,
         table_size=table_size,
@@ -147,8 +179,23 @@ def tournament_create(
         max_players=max_players,
         min_players=min_players,
     )
+    _check_access_settings(visibility, password)
+    player = user if user is not None and user.is_authenticated and not user.is_staff else None
+    if player is not None:
+        _check_player_start(starts_at)
     with transaction.atomic():
+        if player is not None:
+            # One creation of this user at a time, so that two at once cannot both pass.
+            get_user_model().objects.select_for_update().filter(pk=player.pk).first()
+            refusal = creation_refusal(player)
+            if refusal is not None:
+                kind = Conflict if refusal.code == "one_at_a_time" else NotAllowed
+                raise kind(refusal.message)
         tournament = Tournament.objects.create(
+            visibility=visibility,
+            password=make_password(password) if password else "",
+            invite_token=secrets.token_urlsafe(24) if visibility == Visibility.INVITE else "",
+            name_key=name_key,
             name=name,
             format=format,
             table_size=table_size,
@@ -166,11 +213,125 @@ def tournament_create(
     return tournament
 
 
+def _checked_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > 100:
+        raise InvalidInput(_("A tournament needs a name of at most 100 characters."))
+    return name
+
+
+def _check_access_settings(visibility: str, password: str | None) -> None:
+    if visibility not in Visibility.values:
+        raise InvalidInput(_("Unknown visibility %(visibility)s.") % {"visibility": visibility})
+    if password and visibility != Visibility.INVITE:
+        raise InvalidInput(_("Only a tournament by invitation can have a password."))
+    if password and len(password) > 128:
+        raise InvalidInput(_("The password is too long (at most 128 characters)."))
+
+
+def _check_player_start(starts_at: datetime) -> None:
+    now = _now()
+    if not now < starts_at <= now + PLAYER_STARTS_WITHIN:
+        raise InvalidInput(_("The start must be in the future and within 30 days."))
+
+
+def _lock_editable(tournament_id: int, user: User) -> Tournament:
+    """The tournament, locked, if ``user`` may change it: staff at any time, its creator while
+    it is scheduled."""
+    tournament = _lock(tournament_id)
+    assert tournament is not None
+    if user.is_staff:
+        return tournament
+    if tournament.created_by_id != user.pk:
+        raise NotAllowed(_("Only its creator or staff can change this tournament."))
+    if tournament.status != Tournament.Status.SCHEDULED:
+        raise Conflict(_("This tournament has already started."))
+    return tournament
+
+
+def tournament_update(*, tournament_id: int, user: User, **changes: Any) -> Tournament:
+    """Change a tournament (``changes``: the creation fields, and ``featured`` for staff). The
+    game settings and the start change only while it is scheduled, and pass the same checks
+    as a creation; ``password`` None or empty removes it."""
+    with transaction.atomic():
+        tournament = _lock_editable(tournament_id, user)
+        if "featured" in changes and not user.is_staff:
+            raise NotAllowed(_("Only staff members feature tournaments."))
+        if "name_key" in changes and not user.is_staff:
+            raise NotAllowed(_("Only staff members give tournaments a translated name."))
+        if tournament.status != Tournament.Status.SCHEDULED:
+            # Started: the settings stay (a running round robin's rounds are its count).
+            timing = {"starts_at", *SETTING_NAMES} & set(changes)
+            if tournament.format == Format.ROUND_ROBIN:
+                timing.discard("rounds")
+            if any(changes[key] != getattr(tournament, key) for key in timing):
+                raise Conflict(_("This tournament has already started."))
+            changes = {k: v for k, v in changes.items() if k not in SETTING_NAMES}
+        else:
+            merged = {key: changes.get(key, getattr(tournament, key)) for key in SETTING_NAMES}
+            if merged["format"] == Format.ROUND_ROBIN and "format" in changes:
+                merged["rounds"] = changes.get("rounds")
+            changes["rounds"] = tournament_settings_check(**merged)
+            if merged["max_players"] < tournament.players.count():
+                raise InvalidInput(_("More players have joined than that."))
+        if "name" in changes:
+            changes["name"] = _checked_name(changes["name"])
+        visibility = changes.get("visibility", tournament.visibility)
+        password = changes.pop("password", ...)
+        if password is ... and visibility == Visibility.PUBLIC:
+            password = None
+        if password is not ...:
+            _check_access_settings(visibility, password)
+            tournament.password = make_password(password) if password else ""
+        else:
+            _check_access_settings(visibility, None)
+        if "starts_at" in changes and not user.is_staff:
+            _check_player_start(changes["starts_at"])
+        for key, value in changes.items():
+            setattr(tournament, key, value)
+        if tournament.visibility == Visibility.INVITE and not tournament.invite_token:
+            tournament.invite_token = secrets.token_urlsafe(24)
+        _publish(tournament)
+    return tournament
+
+
+def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
+    """Call a tournament off: its creator while it is scheduled, staff at any time. Games
+    already under way are played out as ordinary rated games."""
+    with transaction.atomic():
+        tournament = _lock_editable(tournament_id, user)
+        if tournament.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
+            raise Conflict(_("This tournament is over."))
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.cancel_reason = CANCEL_CALLED_OFF
+        tournament.finished_at = _now()
+        _publish(tournament)
+    return tournament
+
+
+def check_entry(
+    tournament: Tournament, user: User, *, invite: str | None = None, password: str | None = None
+) -> None:
+    """May ``user`` enter ``tournament``: an invitation needs its link's token (its creator and
+    staff need none) and, with a password, the password."""
+    if tournament.visibility != Visibility.INVITE or user.is_staff:
+        return
+    if tournament.created_by_id == user.pk:
+        return
+    if not secrets.compare_digest(invite or "", tournament.invite_token):
+        raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament.pk})
+    if tournament.password and not check_password(password or "", tournament.password):
+        raise NotAllowed(_("Wrong tournament password."))
+
+
 # -- joining and leaving ---------------------------------------------------------------------------
 
 
-def tournament_join(*, tournament_id: int, user: User) -> Tournament:
-    """Join a scheduled tournament (joining twice changes nothing); 409 once started or full."""
+def tournament_join(
+    *, tournament_id: int, user: User, invite: str | None = None, password: str | None = None
+) -> Tournament:
+    """Join a scheduled tournament (joining twice changes nothing); 409 once started or full.
+    An invitation needs its token and password (``check_entry``)."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
         assert tournament is not None
@@ -178,6 +339,7 @@ def tournament_join(*, tournament_id: int, user: User) -> Tournament:
             raise Conflict(_("This tournament has already started."))
         if tournament.players.filter(user_id=user.pk).exists():
             return tournament
+        check_entry(tournament, user, invite=invite, password=password)
         if tournament.players.count() >= tournament.max_players:
             raise Conflict(_("This tournament is full."))
         TournamentPlayer.objects.create(tournament=tournament, user_id=user.pk)
@@ -432,16 +594,28 @@ def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> 
 # -- the sweep -----------------------------------------------------------------------------------
 
 
+def schedule_starts(schedule: Schedule, now: datetime) -> list[datetime]:
+    """The starts of ``schedule`` after ``now`` and within its ``SCHEDULE_AHEAD``."""
+    ahead = SCHEDULE_AHEAD[Recurrence(schedule.every)]
+    if schedule.every == Recurrence.HOURLY:
+        base = now.astimezone(UTC).replace(minute=schedule.time.minute, second=0, microsecond=0)
+        candidates = [base + timedelta(hours=n) for n in range(3)]
+    else:
+        today = now.astimezone(UTC).date()
+        days = [today + timedelta(days=n) for n in range(9)]
+        if schedule.every == Recurrence.WEEKLY:
+            days = [day for day in days if day.weekday() == (schedule.weekday or 0)]
+        candidates = [datetime.combine(day, schedule.time, tzinfo=UTC) for day in days]
+    return [start for start in candidates if now < start <= now + ahead]
+
+
 def schedules_extend(*, now: datetime | None = None) -> list[int]:
-    """Create each active schedule's tournaments starting within the next day. Returns the ids
-    of the tournaments created."""
+    """Create each active schedule's tournaments starting within its ``SCHEDULE_AHEAD``.
+    Returns the ids of the tournaments created."""
     now = now or _now()
     created = []
     for schedule in Schedule.objects.filter(active=True):
-        for day in (now.date(), now.date() + timedelta(days=1)):
-            starts_at = datetime.combine(day, schedule.time, tzinfo=UTC)
-            if not now < starts_at <= now + SCHEDULE_AHEAD:
-                continue
+        for starts_at in schedule_starts(schedule, now):
             if Tournament.objects.filter(schedule=schedule, starts_at=starts_at).exists():
                 continue
             try:
@@ -449,6 +623,7 @@ def schedules_extend(*, now: datetime | None = None) -> list[int]:
                     tournament = tournament_create(
                         user=None,
                         name=schedule.name,
+                        name_key=schedule.name_key,
                         format=schedule.format,
                         table_size=schedule.table_size,
                         mode=schedule.mode,

@@ -8,6 +8,7 @@ Views are interfaces: they read through ``tournaments.selectors``, write through
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from django.contrib import messages
@@ -15,15 +16,19 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game, turn_time_label
 from games.services import GameServiceError, NotFound
+from siesta_site.throttling import TOURNAMENT_CREATE, wait_words
 from tournaments import selectors, services
-from tournaments.models import Format, Tournament
+from tournaments.forms import TournamentForm
+from tournaments.models import Format, Tournament, Visibility
 from tournaments.state import TournamentState
 
 FINISHED_LISTED = 20
@@ -61,12 +66,19 @@ def _card(tournament: Tournament, request: HttpRequest) -> dict[str, Any]:
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """Upcoming tournaments (with a countdown and join/leave), running ones, finished ones."""
-    everything = selectors.tournament_list()
-    upcoming = everything.filter(status=Tournament.Status.SCHEDULED).order_by("starts_at", "id")
-    running = everything.filter(status=Tournament.Status.RUNNING).order_by("starts_at", "id")
-    over = everything.filter(
-        status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
-    ).order_by("-starts_at", "-id")[:FINISHED_LISTED]
+    everything = selectors.tournaments_listed(viewer=request.user)
+    upcoming = everything.filter(status=Tournament.Status.SCHEDULED).order_by(
+        "-featured", "starts_at", "id"
+    )
+    running = everything.filter(status=Tournament.Status.RUNNING).order_by(
+        "-featured", "starts_at", "id"
+    )
+    # A scheduled tournament nobody came to is not worth listing (an hourly one each hour).
+    over = (
+        everything.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+        .exclude(schedule__isnull=False, cancel_reason=services.CANCEL_TOO_FEW)
+        .order_by("-starts_at", "-id")[:FINISHED_LISTED]
+    )
     return render(
         request,
         "tournaments/list.html",
@@ -75,15 +87,24 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             "running": [_card(t, request) for t in running],
             "finished": [_card(t, request) for t in over],
             "strings": client_strings(),
+            "create_refusal": selectors.creation_refusal(request.user),
         },
     )
 
 
-def _get(tournament_id: int) -> Tournament:
+def _get(tournament_id: int, request: HttpRequest | None = None) -> Tournament:
+    """The tournament, if the request may see it: an invitation needs its link's token
+    (``?invite=``) unless the viewer created or joined it."""
     try:
-        return selectors.tournament_get(tournament_id)
+        tournament = selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
-        raise Http404(_("There is no tournament %(id)s.") % {"id": tournament_id}) from None
+        tournament = None
+    if tournament is None or (
+        request is not None
+        and not selectors.can_see(tournament, request.user, request.GET.get("invite"))
+    ):
+        raise Http404(_("There is no tournament %(id)s.") % {"id": tournament_id})
+    return tournament
 
 
 def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -105,7 +126,18 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         else None,
         "withdrawn": bool(entry and entry["withdrawn"]),
         "strings": client_strings(),
+        "invite": request.GET.get("invite", ""),
+        "can_edit": _can_edit(tournament, request),
     }
+
+
+def _can_edit(tournament: Tournament, request: HttpRequest) -> bool:
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
+    return tournament.created_by_id == user.pk and tournament.status == Tournament.Status.SCHEDULED
 
 
 def _rounds(state: TournamentState) -> list[dict[str, Any]]:
@@ -135,23 +167,39 @@ def _points_text(points: float) -> str:
 
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _get(tournament_id)
-    return render(request, "tournaments/detail.html", _page_context(request, tournament))
+    tournament = _get(tournament_id, request)
+    context = _page_context(request, tournament)
+    if tournament.visibility == Visibility.INVITE and context["can_edit"]:
+        path = reverse("tournament_invite", kwargs={"token": tournament.invite_token})
+        context["invite_url"] = request.build_absolute_uri(path)
+    return render(request, "tournaments/detail.html", context)
+
+
+@require_GET
+def tournament_invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation's link: its tournament's page, whose join form carries the token."""
+    tournament = Tournament.objects.filter(invite_token=token).exclude(invite_token="").first()
+    if tournament is None:
+        raise Http404(_("This invitation link is not valid."))
+    return redirect(f"{reverse('tournament', args=[tournament.pk])}?invite={token}")
 
 
 @require_GET
 def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The live part of the page alone (status, your game, standings, rounds): the page's script
     swaps it in when the WebSocket announces a new version."""
-    tournament = _get(tournament_id)
+    tournament = _get(tournament_id, request)
     return render(request, "tournaments/_live.html", _page_context(request, tournament))
 
 
 def _back(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """To ``next``, else to the tournament's page (with the invitation's token, if one came)."""
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
         return redirect(target)
-    return redirect("tournament", tournament_id=tournament_id)
+    page = reverse("tournament", args=[tournament_id])
+    invite = request.POST.get("invite", "")
+    return redirect(f"{page}?{urlencode({'invite': invite})}" if invite else page)
 
 
 def _signed_in(request: HttpRequest) -> User:
@@ -163,7 +211,12 @@ def _signed_in(request: HttpRequest) -> User:
 @require_POST
 def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        services.tournament_join(tournament_id=tournament_id, user=_signed_in(request))
+        services.tournament_join(
+            tournament_id=tournament_id,
+            user=_signed_in(request),
+            invite=request.POST.get("invite") or None,
+            password=request.POST.get("password") or None,
+        )
     except NotFound as exc:
         raise Http404(exc.message) from None
     except GameServiceError as exc:
@@ -190,6 +243,77 @@ def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
         else:
             messages.success(request, _("You left the tournament."))
     return _back(request, tournament_id)
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """A player's (or staff's) new tournament; the reason why not to those who may not."""
+    user = _signed_in(request)
+    refusal = selectors.creation_refusal(user)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and refusal is None and form.is_valid():
+        wait = TOURNAMENT_CREATE.hit(str(user.pk))
+        if wait is not None:
+            form.add_error(None, wait_words(wait))
+        else:
+            try:
+                tournament = services.tournament_create(user=user, **form.service_arguments())
+            except GameServiceError as exc:
+                TOURNAMENT_CREATE.give_back(str(user.pk))
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, _("Your tournament is announced."))
+                return redirect("tournament", tournament_id=tournament.pk)
+    if request.method == "GET":
+        form = TournamentForm(initial={"starts_at": _in_an_hour()})
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "refusal": refusal, "tournament": None},
+    )
+
+
+def _in_an_hour() -> datetime:
+    soon = timezone.now().astimezone(UTC) + timedelta(hours=1)
+    return soon.replace(minute=0, second=0, microsecond=0, tzinfo=None)
+
+
+@login_required
+def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Its creator changes a tournament before the start (staff at any time)."""
+    tournament = _get(tournament_id, request)
+    if not _can_edit(tournament, request):
+        raise Http404(_("There is no tournament %(id)s.") % {"id": tournament_id})
+    form = TournamentForm.for_tournament(tournament, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(
+                tournament_id=tournament.pk, user=_signed_in(request), **form.service_arguments()
+            )
+        except GameServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("The tournament is changed."))
+            return redirect("tournament", tournament_id=tournament.pk)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "refusal": None, "tournament": tournament},
+    )
+
+
+@login_required
+@require_POST
+def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        services.tournament_cancel(tournament_id=tournament_id, user=_signed_in(request))
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    except GameServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The tournament is cancelled."))
+    return redirect("tournament", tournament_id=tournament_id)
 
 
 def client_strings() -> dict[str, str]:

@@ -107,3 +107,17 @@ async def test_a_foreign_origin_is_refused():
     )
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert not connected
+
+
+async def test_an_invitation_is_watched_only_with_its_token():
+    tournament = await database_sync_to_async(make_tournament)(visibility="invite")
+    socket = await _open(f"/ws/tournaments/{tournament.pk}/")
+    assert (await _next(socket))["type"] == "error"
+    closed = await socket.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": 4404}
+    socket = await _open(f"/ws/tournaments/{tournament.pk}/?invite={tournament.invite_token}")
+    try:
+        first = await _next(socket)
+        assert first["tournament"]["id"] == tournament.pk
+    finally:
+        await socket.disconnect()

@@ -115,7 +115,7 @@ def test_the_profile_lists_tournaments_and_placings(client):
     upcoming = make_tournament(players=[loser], name="Autumn cup")
     page = client.get(reverse("profile", args=[winner.username])).content.decode()
     assert "Summer cup" in page
-    assert "🏆 1 of 2" in page
+    assert '<use href="#icon-trophy"></use></svg> 1 of 2' in page  # an icon, not an emoji
     other = client.get(reverse("profile", args=[loser.username])).content.decode()
     assert "2 of 2" in other
     assert f'href="{reverse("tournament", args=[upcoming.pk])}"' in other
