@@ -45,8 +45,14 @@ class SeatResult:
     seat: int
     score: int
     out: bool = False
-    """Resigned or timed out."""
+    """Resigned, timed out or forfeited."""
     team: int | None = None
+    forfeit: bool = False
+    """Missed its first turn in a tournament game: out, and the game is not rated."""
+
+    def __post_init__(self) -> None:
+        if self.forfeit and not self.out:
+            raise ValueError(f"seat {self.seat} forfeited, so it is out")
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,11 @@ class GameOutcome:
         if not self.is_team_game:
             return None
         return {team: sum(s.score for s in self.seats if s.team == team) for team in (1, 2)}
+
+    @property
+    def forfeits(self) -> list[int]:
+        """The seats that forfeited (missed their first turn); a game with any is not rated."""
+        return [s.seat for s in self.seats if s.forfeit]
 
     @property
     def teams_out(self) -> set[int]:
