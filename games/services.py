@@ -784,7 +784,8 @@ def game_resign(*, game_id: int, user: User) -> Game:
 
 def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
     """If the person to move let the deadline pass before ``now``, put them out (timeout, or
-    forfeit on a first turn of a game with a grace period) and publish. Returns whether it did. A bot's seat has no clock; a stray deadline is cleared."""
+    forfeit on a first turn of a game with a grace period) and publish. Returns whether it did.
+    A bot's seat has no clock; a stray deadline is cleared."""
     if game.status != Game.Status.ACTIVE or not game.deadline or game.deadline >= now:
         return False
     seat = game.seat_to_move(seats)
