@@ -5,7 +5,9 @@ pages, tournament points) asks a :class:`GameOutcome`, the way python-chess's ``
 owns a chess result. Pure standard library, like the rest of the engine.
 
 Free-for-all: a player who is out (resigned or timed out) ranks below everyone who is not; among
-players on the same side of that line the higher score ranks higher and equal scores tie. Teams:
+players on the same side of that line the higher score ranks higher and equal scores tie. A player
+who forfeited (missed their first turn in a tournament game, ``SeatResult.forfeit``) ranks below
+everyone who did not, whatever a bot then scored on the seat. Teams:
 the same between the two teams, a team ranking as out when one of its members is, and its score
 being the sum of its members'. Teammates are not opponents.
 
@@ -137,6 +139,9 @@ class GameOutcome:
         sums = self.team_scores
         if sums is None or team not in sums or other not in sums:
             raise ValueError("team results exist only in team games, between teams 1 and 2")
+        forfeited = {s.team for s in self.seats if s.forfeit}
+        if (team in forfeited) != (other in forfeited):
+            return LOSS if team in forfeited else WIN
         gone = self.teams_out
         return compare(team in gone, sums[team], other in gone, sums[other])
 
@@ -149,6 +154,8 @@ class GameOutcome:
             if first.team == second.team:
                 raise ValueError(f"seats {a} and {b} are teammates, not opponents")
             return self.team_duel(first.team, second.team)
+        if first.forfeit != second.forfeit:  # below everyone who showed, whatever a bot scored
+            return LOSS if first.forfeit else WIN
         return compare(first.out, first.score, second.out, second.score)
 
     def points(self, number: int) -> float:
@@ -170,7 +177,7 @@ class GameOutcome:
         """Seats best first, grouped where they are level; those out (or in a team with a member
         out) come last."""
         groups: list[list[int]] = []
-        previous: tuple[bool, int] | None = None
+        previous: tuple[bool, bool, int] | None = None
         for s in sorted(self.seats, key=lambda s: (*self._rank_key(s), s.seat)):
             key = self._rank_key(s)
             if key == previous:
@@ -180,11 +187,12 @@ class GameOutcome:
             previous = key
         return groups
 
-    def _rank_key(self, s: SeatResult) -> tuple[bool, int]:
+    def _rank_key(self, s: SeatResult) -> tuple[bool, bool, int]:
         sums = self.team_scores
         if sums is not None and s.team is not None:
-            return s.team in self.teams_out, -sums[s.team]
-        return s.out, -s.score
+            forfeited = any(m.forfeit for m in self.seats if m.team == s.team)
+            return forfeited, s.team in self.teams_out, -sums[s.team]
+        return s.forfeit, s.out, -s.score
 
 
 def verdict_of(results: Iterable[float]) -> Verdict:
