@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games import services as games
@@ -213,3 +214,22 @@ def test_at_a_table_of_three_the_absentee_forfeits_and_the_others_play_on() -> N
     others = [p for uid, p in rows.items() if uid != absent.pk]
     assert sum(p.points or 0 for p in others) == pytest.approx(1.5)  # 1 + ½ + 0 among the two
     assert all((p.points or 0) >= 0.5 for p in others)  # each beat the absentee
+
+
+def test_the_page_announces_the_grace_and_shows_seats_and_forfeits(client) -> None:
+    tournament = start(make_tournament(players=2, rounds=2, turn_seconds=TURN))
+    (game,) = round_games(tournament)
+    expire(game)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert f"first turns start their clock {GRACE} seconds after pairing" in page
+    # Rounds 1 and 2 (paired at once): seat 1, then seat 2, and the other way round.
+    assert '<td class="col-seats seat-history">1 2</td>' in page
+    assert '<td class="col-seats seat-history">2 1</td>' in page
+    assert '<span class="badge">forfeit</span>' in page
+    assert "(1 forfeit)" in page
+    tournament.refresh_from_db()
+    (game,) = round_games(tournament)
+    game_page = client.get(reverse("game", args=[game.pk])).content.decode()
+    note = game_page.split('id="forfeit-note"')[1].split(">")[0]
+    assert "hidden" not in note
