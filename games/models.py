@@ -90,6 +90,7 @@ class Game(models.Model):
         NO_SCORING_MOVE = "no_scoring_move", _("the player to move had no scoring turn")
         RESIGNED = "resigned", _("resignation")
         TIMEOUT = "timeout", _("time ran out")
+        FORFEIT = "forfeit", _("a player missed their first turn")
         CANCELLED = "cancelled", _("cancelled by its creator")
         EXPIRED = "expired", _("nobody joined in time")
 
@@ -134,6 +135,11 @@ class Game(models.Model):
     shadows = models.PositiveSmallIntegerField(default=75)
     end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True)
     winners = models.JSONField(default=list, blank=True)
+    grace_seconds = models.PositiveIntegerField(
+        default=0,
+        help_text="Tournament games: each seat's first turn may start this long after the game "
+        "did, and a seat that misses its first turn forfeits (0: no grace, a plain timeout).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -149,6 +155,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.status})"
+
+    @property
+    def first_turn_forfeits(self) -> bool:
+        """Whether the seat to move forfeits if its time runs out: a game with a grace period,
+        still in its first round of turns (the seats move in order, one turn each)."""
+        return bool(self.grace_seconds) and self.to_move is not None and self.ply < self.players
 
     def seat_to_move(self, seats: Iterable[Seat] | None = None) -> Seat | None:
         """The seat whose turn it is (None when no one is to move): one of ``seats`` (e.g. the
@@ -178,6 +190,7 @@ class Seat(models.Model):
     class OutReason(models.TextChoices):
         RESIGNED = "resigned", _("resigned")
         TIMEOUT = "timeout", _("time ran out")
+        FORFEIT = "forfeit", _("forfeited")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()

@@ -80,7 +80,13 @@ def outcome_of(game: Game, seats: Sequence[Seat] | None = None) -> GameOutcome:
     teams = game.mode == Game.Mode.TEAMS and all(s.team for s in seats)
     return GameOutcome(
         tuple(
-            SeatResult(seat=s.seat, score=s.score, out=s.is_out, team=s.team if teams else None)
+            SeatResult(
+                seat=s.seat,
+                score=s.score,
+                out=s.is_out,
+                team=s.team if teams else None,
+                forfeit=s.out_reason == Seat.OutReason.FORFEIT,
+            )
             for s in seats
         )
     )
@@ -147,6 +153,7 @@ def game_state(
             for t in turns
         ],
         "deadline": api_datetime(game.deadline),
+        "forfeit_on_timeout": game.status == Game.Status.ACTIVE and game.first_turn_forfeits,
         "created_at": api_datetime(game.created_at),
         "result": result,
     }

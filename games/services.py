@@ -214,10 +214,15 @@ def _announce_change(state: GameState) -> None:
 
 
 def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
+    """The turn time from now; a first turn in a game with a grace period starts its clock no
+    earlier than the grace's end (``Game.grace_seconds`` after the start)."""
     seat = game.seat_to_move(seats)
     if seat is None or seat.played_by_bot:
         return None
-    return _now() + timedelta(seconds=game.turn_seconds)
+    start = _now()
+    if game.first_turn_forfeits and game.started_at is not None:
+        start = max(start, game.started_at + timedelta(seconds=game.grace_seconds))
+    return start + timedelta(seconds=game.turn_seconds)
 
 
 def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
@@ -329,11 +334,12 @@ def game_create_seated(
     rated: bool = True,
     turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     created_by: User | None = None,
+    grace_seconds: int = 0,
 ) -> Game:
     """Start a game with every seat already taken: ``users`` in seat order, each a user or the
     level of a bot that takes the seat. For games the site pairs (tournament pairings, quick
     pairing, challenges, rematches). Team games draw their teams at random, as every team game
-    does."""
+    does. ``grace_seconds``: tournament games, where a missed first turn is a forfeit."""
     players = len(users)
     game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
     people = [u for u in users if not isinstance(u, str)]
@@ -349,6 +355,7 @@ def game_create_seated(
         rated=rated,
         turn_seconds=turn_seconds,
         created_by=created_by,
+        grace_seconds=grace_seconds,
     )
 
 
@@ -392,6 +399,7 @@ def _open(
     rated: bool,
     turn_seconds: int,
     created_by: User | None,
+    grace_seconds: int = 0,
 ) -> Game:
     """Create a game and its seats, in seat order each a user, a bot level or None (free); it
     starts when every seat is taken."""
@@ -413,6 +421,7 @@ def _open(
             rated=rated,
             turn_seconds=turn_seconds,
             created_by=created_by,
+            grace_seconds=grace_seconds,
         )
         seats = [
             Seat.objects.create(
@@ -793,8 +802,9 @@ def game_resign(*, game_id: int, user: User) -> Game:
 
 
 def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
-    """If the person to move let the deadline pass before ``now``, put them out (timeout) and
-    publish. Returns whether it did. A bot's seat has no clock; a stray deadline is cleared."""
+    """If the person to move let the deadline pass before ``now``, put them out (timeout, or
+    forfeit on a first turn of a game with a grace period) and publish. Returns whether it did.
+    A bot's seat has no clock; a stray deadline is cleared."""
     if game.status != Game.Status.ACTIVE or not game.deadline or game.deadline >= now:
         return False
     seat = game.seat_to_move(seats)
@@ -802,7 +812,9 @@ def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
         game.deadline = None
         game.save(update_fields=["deadline"])
         return False
-    _put_out(game, seats, seat, Seat.OutReason.TIMEOUT)
+    # The one place a missed first turn becomes a forfeit rather than a timeout.
+    reason = Seat.OutReason.FORFEIT if game.first_turn_forfeits else Seat.OutReason.TIMEOUT
+    _put_out(game, seats, seat, reason)
     _publish(game, seats)
     return True
 

@@ -16,7 +16,7 @@ GameStatus: TypeAlias = Literal["open", "active", "finished", "cancelled"]
 GameMode: TypeAlias = Literal["ffa", "teams"]
 GameVariant: TypeAlias = Literal["standard", "classic"]
 BotLevel: TypeAlias = Literal["easy", "medium", "hard"]
-OutReason: TypeAlias = Literal["resigned", "timeout"]
+OutReason: TypeAlias = Literal["resigned", "timeout", "forfeit"]
 EndReason: TypeAlias = Literal[
     # RULES.md's, then the site's own.
     "last_sun",
@@ -25,6 +25,7 @@ EndReason: TypeAlias = Literal[
     "no_scoring_move",
     "resigned",
     "timeout",
+    "forfeit",
     "cancelled",
     "expired",
 ]
@@ -84,6 +85,8 @@ class GameState(TypedDict):
     version: int
     turns: list[TurnState]
     deadline: str | None
+    forfeit_on_timeout: bool
+    """A tournament game's first round of turns: the seat to move forfeits at ``deadline``."""
     created_at: str
     result: ResultState | None
 

@@ -249,7 +249,7 @@ def client_strings() -> dict[str, Any]:
         "score": _("Score"),
         "roofs_left": _("Roofs left: %(count)s"),
         "hinted": _("Used a hint: this game does not count for their rating"),
-        "out": {"resigned": _("resigned"), "timeout": _("time ran out")},
+        "out": {"resigned": _("resigned"), "timeout": _("time ran out"), "forfeit": _("forfeited")},
         "to_move": _("to move"),
         "team_sum": _("Team %(team)s: %(score)s"),
         "cell": {

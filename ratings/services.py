@@ -89,7 +89,8 @@ def game_assess(outcome: FinishedGame) -> Assessment:
     return assess(
         mode=outcome.mode,
         rated=outcome.rated,
-        every_player_moved=outcome.every_player_moved,
+        # A forfeit (a missed first turn) is not rated, even where a bot played the seat on.
+        every_player_moved=outcome.every_player_moved and not outcome.outcome.forfeits,
         people=[
             Person(seat=p.seat, team=p.team, hinted=p.hinted)
             for p in outcome.participants

@@ -18,6 +18,8 @@ Everything that differs between machines is read from the environment here, in o
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
 - ``SIESTA_SQLITE_TIMEOUT`` (seconds a SQLite write waits for the lock; default 20)
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
+- ``SIESTA_TOURNAMENT_GRACE_SECONDS`` (a tournament game's first turns: the grace before the clock
+  runs; a missed first turn forfeits; default 30; docs/tournaments.md)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
   ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; docs/reliability.md),
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
@@ -449,6 +451,9 @@ SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_AL
 SIESTA_MAX_OPEN_GAMES = env.int("SIESTA_MAX_OPEN_GAMES", default=3)
 SIESTA_MAX_BOT_GAMES = env.int("SIESTA_MAX_BOT_GAMES", default=3)
 SIESTA_OPEN_GAME_MINUTES = env.int("SIESTA_OPEN_GAME_MINUTES", default=60)
+# A tournament game's first turns start their clock this long after pairing; a player who misses
+# their first turn forfeits that game (docs/tournaments.md, No-shows and fair seats).
+SIESTA_TOURNAMENT_GRACE_SECONDS = env.int("SIESTA_TOURNAMENT_GRACE_SECONDS", default=30)
 # WebSocket abuse (games/consumers.py): messages a second per connection and the burst allowed,
 # messages dropped in a row before the connection is closed (4429), and connections per client
 # address in one process (behind a proxy, serve with daphne --proxy-headers so it is the client's).

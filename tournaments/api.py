@@ -82,6 +82,10 @@ class PairingGameSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="Tournament points (0..1) in seat order once recorded.",
     )
+    forfeits = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Once recorded: who forfeited (missed their first turn), in seat order.",
+    )
 
 
 @extend_schema_serializer(component_name="TournamentRound")
@@ -99,6 +103,10 @@ class StandingSerializer(serializers.Serializer[Any]):
     buchholz = serializers.FloatField()
     score = serializers.IntegerField(help_text="Total Siesta score.")
     games = serializers.IntegerField(help_text="Games played (byes not counted).")
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seat of each game played, in round order."
+    )
+    forfeits = serializers.IntegerField(help_text="Games forfeited (0 points, not rated).")
 
 
 class TournamentSerializer(serializers.Serializer[Any]):
@@ -111,6 +119,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     rounds = serializers.IntegerField(allow_null=True)
     starts_at = serializers.DateTimeField()
     turn_seconds = serializers.IntegerField()
+    grace_seconds = serializers.IntegerField(
+        help_text="A game's first turns start their clock this long after pairing."
+    )
     max_players = serializers.IntegerField()
     min_players = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)

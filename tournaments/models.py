@@ -218,8 +218,8 @@ class Round(models.Model):
 
 
 class Pairing(models.Model):
-    """One player in one round: their game and seat, or a bye. ``points`` and ``score`` are
-    filled in when the game ends (a bye is worth 1 point at once)."""
+    """One player in one round: their game and seat, or a bye. ``points``, ``score`` and
+    ``forfeit`` are filled in when the game ends (a bye is worth 1 point at once)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
@@ -230,6 +230,9 @@ class Pairing(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.FloatField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
+    forfeit = models.BooleanField(
+        default=False, help_text="The player missed their first turn (filled in with the points)."
+    )
 
     class Meta:
         ordering = ["round", "game", "seat", "id"]

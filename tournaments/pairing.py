@@ -9,6 +9,8 @@ deterministic: the same input always gives the same pairing.
   search (branch and bound over the ranked list, then a most-constrained-first search with a table
   of failed states) that finds a rematch-free split whenever one exists within its node budget,
   else the split with the fewest rematches it found.
+- `seat_order`, `balance_seats`: the seat order within a table that spreads each player's seats
+  most evenly over the event (for Swiss rounds; the round robin's circle balances by itself).
 - `standings`: points, Buchholz, total score and shared competition ranks.
 """
 
@@ -18,7 +20,7 @@ import contextlib
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 
 import networkx as nx
 
@@ -42,6 +44,7 @@ class PairingPlayer:
     rating: float  # the pool rating, for round 1 and tie-breaks
     byes: int = 0  # byes received so far
     met: frozenset[int] = frozenset()  # everyone already seated at a table with this player
+    seats: tuple[int, ...] = ()  # the seat numbers of the games played so far, in round order
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,9 @@ def swiss_round(players: Sequence[PairingPlayer], table_size: int) -> RoundPairi
     bye goes to the lowest-ranked player with the fewest byes. Equal/near points seated together;
     never a repeat meeting when some split avoids it (2 seats: networkx max-weight matching; 3-4
     seats: exact search for a repeat-free split for fields up to a few dozen, else fewest
-    repeats). Tables are listed best-ranked first; seats within a table follow the ranking."""
+    repeats; at 2 seats, the matching then avoids seating together two players due the same seat,
+    before the score). Tables are listed best-ranked first, each in ranking order: `balance_seats`
+    then orders the seats."""
     return _swiss(players, table_size, exact=False)
 
 
@@ -214,6 +219,72 @@ def _as_pairing(
     )
 
 
+# --------------------------------------------------------------------------- seats
+
+
+def balance_seats(pairing: RoundPairing, history: Mapping[int, Sequence[int]]) -> RoundPairing:
+    """`pairing` with each table's seats put in `seat_order` (the players at each table stay)."""
+    return RoundPairing(
+        tables=tuple(
+            seat_order(table, history, turn=number) for number, table in enumerate(pairing.tables)
+        ),
+        byes=pairing.byes,
+    )
+
+
+def seat_order(
+    table: Sequence[int], history: Mapping[int, Sequence[int]], *, turn: int = 0
+) -> tuple[int, ...]:
+    """The players of one table (in ranking order) in seat order, seat 1 first, spreading each
+    player's seats over the event as evenly as possible. `history`: each player's seats so far.
+
+    Most important first: the fewest earlier sittings in the seats given (the sum over the table;
+    at 2 seats, seat 1 to the player who had it less, like colours in a chess Swiss); then seats
+    sat longest ago (alternate, rotate); then the ranking order rotated by `turn` (the table's
+    number, so that in round 1 the better-ranked player is not always seat 1)."""
+    size = len(table)
+    rotated = tuple(table[(i + turn) % size] for i in range(size))
+
+    def key(order: tuple[int, ...]) -> tuple[int, int, int, bool]:
+        sat = [(seat, history.get(player, ())) for seat, player in enumerate(order, start=1)]
+        excess = sum(_excess(seats, seat, size) ** 2 for seat, seats in sat)
+        count = sum(seats.count(seat) for seat, seats in sat)
+        recency = sum(_last_at(seats, seat) for seat, seats in sat)
+        return excess, count, recency, order != rotated
+
+    return min(permutations(table), key=key)
+
+
+def _excess(seats: Sequence[int], seat: int, size: int) -> int:
+    """How many more times `seats` sat in `seat` than in its least-used seat of 1..size."""
+    return seats.count(seat) - min(seats.count(s) for s in range(1, size + 1))
+
+
+def _last_at(seats: Sequence[int], seat: int) -> int:
+    """1 + the index of the last time in `seats` at `seat`, 0 if never."""
+    for index in range(len(seats) - 1, -1, -1):
+        if seats[index] == seat:
+            return index + 1
+    return 0
+
+
+def seat_imbalance(seats: Sequence[int]) -> int:
+    """Seat 1 minus seat 2 sittings: the colour balance of a 2-seat event."""
+    return seats.count(1) - seats.count(2)
+
+
+def seat_conflict(a: Sequence[int], b: Sequence[int]) -> int:
+    """How much seating two players at one 2-seat table unbalances a seat history: both due the
+    same seat (imbalance of the same sign) costs twice the smaller imbalance; both balanced but
+    last in the same seat costs 1."""
+    da, db = seat_imbalance(a), seat_imbalance(b)
+    if da * db > 0:
+        return 2 * min(abs(da), abs(db))
+    if da == db == 0 and a and b and a[-1] == b[-1]:
+        return 1
+    return 0
+
+
 def _quantised(players: Sequence[PairingPlayer]) -> list[int]:
     return [round(p.points * _POINT_GRID) for p in players]
 
@@ -236,7 +307,9 @@ def _met_masks(players: Sequence[PairingPlayer]) -> list[int]:
 
 def _swiss_two(players: Sequence[PairingPlayer], plan: _Plan) -> tuple[list[list[int]], list[int]]:
     """Max-weight perfect matching; the weights encode, most important first: no rematch, the bye
-    to the lowest-ranked candidate, small score differences, then top half against bottom half
+    to the lowest-ranked candidate, not two players due the same seat (`seat_conflict`: one would
+    sit there twice more than in the other), small score differences, not two balanced players
+    last in the same seat, then top half against bottom half
     within a score group (the classic Swiss "slide", which is also round 1 by rating)."""
     n = len(players)
     pts = _quantised(players)
@@ -253,13 +326,30 @@ def _swiss_two(players: Sequence[PairingPlayer], plan: _Plan) -> tuple[list[list
         group_start.append(start)
         group_size.append(end - start + 1)
 
-    slide_unit = n * n + 1  # above the sum of every slide term
+    seat_unit = n * n + 1  # above the sum of every slide term
+    conflicts = {
+        (i, j): seat_conflict(players[i].seats, players[j].seats)
+        for i in range(n)
+        for j in range(i + 1, n)
+    }
+    # Two players due the same seat (one would sit there twice more than in the other) weigh
+    # more than any score difference; two balanced players last in the same seat less.
+    mild = {pair: c for pair, c in conflicts.items() if c == 1}
+    slide_unit = (n // 2 + 1) * 2 * seat_unit  # above the sum of every mild and slide term
+    spread = (max(pts, default=0) - min(pts, default=0)) ** 2
+    severe_unit = (n // 2 + 1) * (spread + 1) * slide_unit  # above every score term together
 
     def cost(i: int, j: int) -> int:
         slide = 0
         if pts[i] == pts[j]:
             slide = abs(2 * abs(i - j) - group_size[i])  # ideal distance: half the group
-        return (pts[i] - pts[j]) ** 2 * slide_unit + slide
+        severe = conflicts[i, j] if (i, j) not in mild else 0
+        return (
+            severe * severe_unit
+            + (pts[i] - pts[j]) ** 2 * slide_unit
+            + mild.get((i, j), 0) * seat_unit
+            + slide
+        )
 
     pair_costs = {(i, j): cost(i, j) for i in range(n) for j in range(i + 1, n)}
     c_max = (n // 2 + 1) * (max(pair_costs.values(), default=0) + 1)

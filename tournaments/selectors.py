@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -185,13 +186,22 @@ def tournament_state(tournament: Tournament) -> TournamentState:
                     "status": cast(GameStatus, pairing.game.status),
                     "scores": None,
                     "points": None,
+                    "forfeits": [],
                 },
             )
             entry["players"].append(name_of[pairing.player_id])
             if pairing.points is not None:
                 entry["scores"] = [*(entry["scores"] or []), pairing.score or 0]
                 entry["points"] = [*(entry["points"] or []), pairing.points]
+            if pairing.forfeit:
+                entry["forfeits"].append(name_of[pairing.player_id])
         rounds.append({"round": rnd.number, "games": list(games.values()), "byes": byes})
+    seats: dict[int, list[int]] = defaultdict(list)
+    forfeits: dict[int, int] = defaultdict(int)
+    for pairing in sorted(tournament.pairings.all(), key=lambda p: p.round_id):
+        if pairing.seat is not None:
+            seats[pairing.player_id].append(pairing.seat)
+        forfeits[pairing.player_id] += pairing.forfeit
     table: list[StandingState] = []
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         table = [
@@ -202,6 +212,8 @@ def tournament_state(tournament: Tournament) -> TournamentState:
                 "buchholz": s.buchholz,
                 "score": s.score,
                 "games": s.games,
+                "seats": seats[s.player],
+                "forfeits": forfeits[s.player],
             }
             for s in tournament_standings(tournament)
         ]
@@ -218,6 +230,7 @@ def tournament_state(tournament: Tournament) -> TournamentState:
         "rounds": tournament.rounds,
         "starts_at": api_datetime(tournament.starts_at),
         "turn_seconds": tournament.turn_seconds,
+        "grace_seconds": settings.SIESTA_TOURNAMENT_GRACE_SECONDS,
         "max_players": tournament.max_players,
         "min_players": tournament.min_players,
         "status": cast(TournamentStatus, tournament.status),

@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import User
@@ -47,6 +48,7 @@ from tournaments.models import (
 from tournaments.pairing import (
     PairingPlayer,
     RoundPairing,
+    balance_seats,
     round_robin_rounds,
     swiss_round,
     swiss_round_exact,
@@ -452,8 +454,27 @@ def _record_results(tournament: Tournament) -> bool:
         outcome = outcomes[pairing.game.pk]
         pairing.points = outcome.points(pairing.seat)
         pairing.score = outcome.seat(pairing.seat).score
-        pairing.save(update_fields=["points", "score"])
+        pairing.forfeit = outcome.seat(pairing.seat).forfeit
+        pairing.save(update_fields=["points", "score", "forfeit"])
+    _withdraw_no_shows(tournament, {p.player_id for p in pending if p.forfeit})
     return bool(pending)
+
+
+FORFEITS_TO_WITHDRAW = 2
+"""Forfeits in a row (over a player's games; a bye between does not break the row)."""
+
+
+def _withdraw_no_shows(tournament: Tournament, forfeited: set[int]) -> None:
+    """Withdraw each player of ``forfeited`` whose last ``FORFEITS_TO_WITHDRAW`` games were all
+    forfeits: they are not paired again."""
+    for entry in tournament.players.filter(pk__in=forfeited, withdrawn=False):
+        last = Pairing.objects.filter(
+            player=entry, game__isnull=False, points__isnull=False
+        ).order_by("-round__number")[:FORFEITS_TO_WITHDRAW]
+        row = [p.forfeit for p in last]
+        if len(row) == FORFEITS_TO_WITHDRAW and all(row):
+            entry.withdrawn = True
+            entry.save(update_fields=["withdrawn"])
 
 
 def _advance(tournament: Tournament) -> bool:
@@ -517,6 +538,8 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
         pairing = swiss_round_exact(_swiss_field(tournament, active), 4)  # teams need 4 seats
     else:
         pairing = swiss_round(_swiss_field(tournament, active), tournament.table_size)
+    if tournament.format != Format.ROUND_ROBIN:  # the circle balances its seats itself
+        pairing = balance_seats(pairing, _seat_history(tournament))
     for table in pairing.tables:
         seated = [by_id[pid] for pid in table]
         game = games.game_create_seated(
@@ -525,6 +548,7 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
             variant=tournament.variant,
             rated=True,
             turn_seconds=tournament.turn_seconds,
+            grace_seconds=settings.SIESTA_TOURNAMENT_GRACE_SECONDS,
         )
         for seat, entry in enumerate(seated, start=1):
             Pairing.objects.create(
@@ -532,6 +556,18 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
             )
     for pid in pairing.byes:
         Pairing.objects.create(tournament=tournament, round=rnd, player=by_id[pid], points=1.0)
+
+
+def _seat_history(tournament: Tournament) -> dict[int, tuple[int, ...]]:
+    """Each player's seats so far, in round order (byes have none)."""
+    history: dict[int, list[int]] = {}
+    rows = Pairing.objects.filter(tournament=tournament, seat__isnull=False).order_by(
+        "round__number"
+    )
+    for player_id, seat in rows.values_list("player_id", "seat"):
+        if seat is not None:
+            history.setdefault(player_id, []).append(seat)
+    return {pid: tuple(seats) for pid, seats in history.items()}
 
 
 def _round_robin_pairing(tournament: Tournament, number: int, active: set[int]) -> RoundPairing:
@@ -579,6 +615,7 @@ def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> 
     order = [s.player for s in standing if s.player in rating_of]
     if tournament.current_round is None:
         order = sorted(rating_of, key=lambda pid: (-rating_of[pid], pid))
+    seats = _seat_history(tournament)
     return [
         PairingPlayer(
             id=pid,
@@ -586,6 +623,7 @@ def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> 
             rating=rating_of[pid],
             byes=byes[pid],
             met=frozenset(met[pid]),
+            seats=seats.get(pid, ()),
         )
         for pid in order
     ]

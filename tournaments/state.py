@@ -23,6 +23,8 @@ class PairingGameState(TypedDict):
     """Once the table's result is in: each player's Siesta score, in seat order."""
     points: list[float] | None
     """Once the table's result is in: each player's tournament points, in seat order."""
+    forfeits: list[str]
+    """Once the table's result is in: who forfeited (missed their first turn), in seat order."""
 
 
 class RoundState(TypedDict):
@@ -38,6 +40,10 @@ class StandingState(TypedDict):
     buchholz: float
     score: int
     games: int
+    seats: list[int]
+    """The seat of each game played, in round order (byes have none)."""
+    forfeits: int
+    """Games forfeited (a first turn missed): 0 points each, not rated."""
 
 
 class TournamentState(TypedDict):
@@ -52,6 +58,8 @@ class TournamentState(TypedDict):
     rounds: int | None
     starts_at: str
     turn_seconds: int
+    grace_seconds: int
+    """How long after pairing a game's first turn clock starts (a missed first turn forfeits)."""
     max_players: int
     min_players: int
     status: TournamentStatus

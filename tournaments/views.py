@@ -149,7 +149,12 @@ def _rounds(state: TournamentState) -> list[dict[str, Any]]:
             scores: Sequence[int | None] = game["scores"] or [None] * len(game["players"])
             points: Sequence[float | None] = game["points"] or [None] * len(game["players"])
             seats = [
-                {"name": name, "score": score, "won": point == 1}
+                {
+                    "name": name,
+                    "score": score,
+                    "won": point == 1,
+                    "forfeit": name in game["forfeits"],
+                }
                 for name, score, point in zip(game["players"], scores, points, strict=True)
             ]
             result = " – ".join(_points_text(p) for p in game["points"] or [])

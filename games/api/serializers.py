@@ -68,5 +68,8 @@ class GameSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text="Rises by one per change.")
     turns = TurnSerializer(many=True)
     deadline = serializers.DateTimeField(allow_null=True)
+    forfeit_on_timeout = serializers.BooleanField(
+        help_text="A tournament game's first turns: the seat to move forfeits at the deadline."
+    )
     created_at = serializers.DateTimeField()
     result = ResultSerializer(allow_null=True)

@@ -5,7 +5,9 @@ pages, tournament points) asks a :class:`GameOutcome`, the way python-chess's ``
 owns a chess result. Pure standard library, like the rest of the engine.
 
 Free-for-all: a player who is out (resigned or timed out) ranks below everyone who is not; among
-players on the same side of that line the higher score ranks higher and equal scores tie. Teams:
+players on the same side of that line the higher score ranks higher and equal scores tie. A player
+who forfeited (missed their first turn in a tournament game, ``SeatResult.forfeit``) ranks below
+everyone who did not, whatever a bot then scored on the seat. Teams:
 the same between the two teams, a team ranking as out when one of its members is, and its score
 being the sum of its members'. Teammates are not opponents.
 
@@ -45,8 +47,14 @@ class SeatResult:
     seat: int
     score: int
     out: bool = False
-    """Resigned or timed out."""
+    """Resigned, timed out or forfeited."""
     team: int | None = None
+    forfeit: bool = False
+    """Missed its first turn in a tournament game: out, and the game is not rated."""
+
+    def __post_init__(self) -> None:
+        if self.forfeit and not self.out:
+            raise ValueError(f"seat {self.seat} forfeited, so it is out")
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,11 @@ class GameOutcome:
         return {team: sum(s.score for s in self.seats if s.team == team) for team in (1, 2)}
 
     @property
+    def forfeits(self) -> list[int]:
+        """The seats that forfeited (missed their first turn); a game with any is not rated."""
+        return [s.seat for s in self.seats if s.forfeit]
+
+    @property
     def teams_out(self) -> set[int]:
         """Teams with a member who resigned or timed out."""
         return {s.team for s in self.seats if s.out and s.team is not None}
@@ -126,6 +139,9 @@ class GameOutcome:
         sums = self.team_scores
         if sums is None or team not in sums or other not in sums:
             raise ValueError("team results exist only in team games, between teams 1 and 2")
+        forfeited = {s.team for s in self.seats if s.forfeit}
+        if (team in forfeited) != (other in forfeited):
+            return LOSS if team in forfeited else WIN
         gone = self.teams_out
         return compare(team in gone, sums[team], other in gone, sums[other])
 
@@ -138,6 +154,8 @@ class GameOutcome:
             if first.team == second.team:
                 raise ValueError(f"seats {a} and {b} are teammates, not opponents")
             return self.team_duel(first.team, second.team)
+        if first.forfeit != second.forfeit:  # below everyone who showed, whatever a bot scored
+            return LOSS if first.forfeit else WIN
         return compare(first.out, first.score, second.out, second.score)
 
     def points(self, number: int) -> float:
@@ -159,7 +177,7 @@ class GameOutcome:
         """Seats best first, grouped where they are level; those out (or in a team with a member
         out) come last."""
         groups: list[list[int]] = []
-        previous: tuple[bool, int] | None = None
+        previous: tuple[bool, bool, int] | None = None
         for s in sorted(self.seats, key=lambda s: (*self._rank_key(s), s.seat)):
             key = self._rank_key(s)
             if key == previous:
@@ -169,11 +187,12 @@ class GameOutcome:
             previous = key
         return groups
 
-    def _rank_key(self, s: SeatResult) -> tuple[bool, int]:
+    def _rank_key(self, s: SeatResult) -> tuple[bool, bool, int]:
         sums = self.team_scores
         if sums is not None and s.team is not None:
-            return s.team in self.teams_out, -sums[s.team]
-        return s.out, -s.score
+            forfeited = any(m.forfeit for m in self.seats if m.team == s.team)
+            return forfeited, s.team in self.teams_out, -sums[s.team]
+        return s.forfeit, s.out, -s.score
 
 
 def verdict_of(results: Iterable[float]) -> Verdict:

@@ -118,6 +118,8 @@ function pad(number) {
 export function renderClock(state, myTurn, strings) {
   const box = byId("clock-box");
   if (!box) return;
+  const note = byId("forfeit-note");
+  if (note) note.hidden = !state.forfeit_on_timeout || state.status !== "active";
   if (!state.deadline || state.status !== "active") {
     box.hidden = true;
     return;

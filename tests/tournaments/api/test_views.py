@@ -182,10 +182,15 @@ def test_finished_tournament_lists_winners_and_refuses_leave():
         "buchholz": 0.0,
         "score": body["standings"][0]["score"],
         "games": 1,
+        "seats": [2],
+        "forfeits": 0,
     }
+    assert body["standings"][1]["seats"] == [1]
     (pairing_game,) = body["pairings"][0]["games"]
     assert pairing_game["status"] == "finished"
     assert pairing_game["points"] == [0.0, 1.0]
+    assert pairing_game["forfeits"] == []
+    assert body["grace_seconds"] == 30
     assert client_for(winner).post(url(tournament.pk, "leave")).status_code == 409
 
 

@@ -73,9 +73,11 @@ def test_the_next_round_comes_when_the_last_game_of_the_round_ends():
 
 def test_the_last_round_ends_the_tournament_with_standings_and_winners():
     tournament = start(make_tournament(players=2, rounds=2))
+    (game,) = round_games(tournament, 1)
+    champion = game.seats.get(seat=1).user
     for number in (1, 2):
         (game,) = round_games(tournament, number)
-        finish(game, winner=1)
+        finish(game, winner=game.seats.get(user=champion).seat)  # seats alternate
         tournament.refresh_from_db()
     assert (tournament.status, tournament.current_round) == ("finished", 2)
     ranks = dict(tournament.players.values_list("user__username", "rank"))

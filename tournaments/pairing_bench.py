@@ -1,0 +1,120 @@
+"""The pairing benchmark: random Swiss events paired round after round, timed, with the seat spread.
+
+``python -m tournaments.pairing_bench [--seats 2] [--players 30] [--rounds 8] [--events 20]``
+prints, per table size, the rounds paired, the median and worst time per round, the rounds with
+a rematch and how evenly seats were spread: for each player the most minus the fewest sittings in
+a seat (seats 1..k), as a histogram over every player of every event. Pure, like
+``tournaments.pairing`` (no Django); the tests run ``simulate`` on small events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tournaments.pairing import PairingPlayer, balance_seats, swiss_round
+
+
+@dataclass
+class EventReport:
+    rounds: int = 0
+    seconds: list[float] = field(default_factory=list)
+    rematch_rounds: int = 0
+    spreads: Counter[int] = field(default_factory=Counter)
+    """Seat spread (most minus fewest sittings in a seat) → players."""
+    seats: dict[int, list[int]] = field(default_factory=dict)
+    """Per player of the last event, their seats in round order."""
+
+
+def seat_spread(seats: list[int], table_size: int) -> int:
+    """The most minus the fewest sittings over seats 1..table_size."""
+    counts = [seats.count(s) for s in range(1, table_size + 1)]
+    return max(counts) - min(counts)
+
+
+def simulate(
+    *, players: int, rounds: int, table_size: int, seed: int, report: EventReport | None = None
+) -> EventReport:
+    """One random event: ratings and table results drawn from ``seed`` (scores 0-4, ties
+    sharing); each round paired by ``swiss_round`` from the standings so far."""
+    rng = random.Random(seed)
+    report = report or EventReport()
+    rating = {p: rng.uniform(1200, 1800) for p in range(players)}
+    points = dict.fromkeys(rating, 0.0)
+    met: dict[int, set[int]] = {p: set() for p in rating}
+    seats: dict[int, list[int]] = {p: [] for p in rating}
+    byes = dict.fromkeys(rating, 0)
+    for _ in range(rounds):
+        order = sorted(rating, key=lambda p: (-points[p], -rating[p], p))
+        field_ = [
+            PairingPlayer(
+                id=p,
+                points=points[p],
+                rating=rating[p],
+                byes=byes[p],
+                met=frozenset(met[p]),
+                seats=tuple(seats[p]),
+            )
+            for p in order
+        ]
+        started = time.process_time()
+        pairing = balance_seats(swiss_round(field_, table_size), seats)
+        report.seconds.append(time.process_time() - started)
+        report.rounds += 1
+        rematch = False
+        for table in pairing.tables:
+            scores = {p: rng.randint(0, 4) for p in table}
+            for seat, p in enumerate(table, start=1):
+                seats[p].append(seat)
+                others = [q for q in table if q != p]
+                rematch = rematch or any(q in met[p] for q in others)
+                met[p].update(others)
+                wins = sum(
+                    1.0 if scores[p] > scores[q] else 0.5 if scores[p] == scores[q] else 0.0
+                    for q in others
+                )
+                points[p] += wins / len(others)
+        for p in pairing.byes:
+            byes[p] += 1
+            points[p] += 1.0
+        report.rematch_rounds += rematch
+    for p in rating:
+        report.spreads[seat_spread(seats[p], table_size)] += 1
+    report.seats = seats
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, nargs="*", default=[2, 3, 4])
+    parser.add_argument("--players", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--events", type=int, default=20)
+    args = parser.parse_args(argv)
+    print(
+        "| seats | rounds paired | median | worst | rounds with a rematch | seat spread: players |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for k in args.seats:
+        report = EventReport()
+        for seed in range(args.events):
+            simulate(
+                players=args.players + seed % 7,
+                rounds=args.rounds,
+                table_size=k,
+                seed=seed,
+                report=report,
+            )
+        spread = ", ".join(f"{s}: {c}" for s, c in sorted(report.spreads.items()))
+        print(
+            f"| {k} | {report.rounds} | {statistics.median(report.seconds) * 1000:.0f} ms "
+            f"| {max(report.seconds) * 1000:.0f} ms | {report.rematch_rounds} | {spread} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
