@@ -36,7 +36,7 @@ def _players(game):
     return [s.user for s in Seat.objects.filter(game=game).order_by("seat").select_related("user")]
 
 
-def test_pairing_round_1_pushes_each_player_their_game_and_opponent(broadcasts):
+def test_pairing_round_1_pushes_each_player_their_game_and_opponent(broadcasts, settings):
     tournament = start(make_tournament(players=4, rounds=2, turn_seconds=60))
     pushes = _pushes(broadcasts)
     assert len(pushes) == 4
@@ -50,7 +50,8 @@ def test_pairing_round_1_pushes_each_player_their_game_and_opponent(broadcasts):
             assert frame["name"] == tournament.name
             assert frame["round"] == 1
             assert frame["opponents"] == [other.get_username()]
-            assert 0 < frame["starts_in"] <= 60
+            # The first turn's time: the grace before the clock runs, then the turn's 60 s.
+            assert 0 < frame["starts_in"] <= settings.SIESTA_TOURNAMENT_GRACE_SECONDS + 60
 
 
 def test_the_next_round_is_pushed_when_the_last_game_of_a_round_ends(broadcasts):
