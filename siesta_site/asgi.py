@@ -17,20 +17,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-from siesta_site import closed_sockets, eager_writes, lazy_socket_logs
 from siesta_site.routing import (
     same_origin_validator,
     socket_auth_stack,
     websocket_urlpatterns,
     with_fallback,
 )
-
-# Daphne's sockets send a frame at once instead of on the reactor's next turn (eager_writes.py).
-eager_writes.install()
-# A closed WebSocket's objects are freed at once, not by a later collection (closed_sockets.py).
-closed_sockets.install()
-# autobahn's per-frame debug lines build their arguments only if logged (lazy_socket_logs.py).
-lazy_socket_logs.install()
 
 application = ProtocolTypeRouter(
     {

@@ -110,3 +110,38 @@ def test_the_two_old_circles_are_gone(importer, imported):
     graph = grimp.build_graph("games")
     assert not graph.chain_exists(importer=importer, imported=imported)
     assert graph.chain_exists(importer=imported, imported=importer)
+
+
+SERVER_PACKAGES = ("twisted", "autobahn", "daphne", "channels_redis")
+"""The server's and the channel layer's packages: configured through their supported settings and
+extension points, never patched (issue 28). Only the channel layer subclasses channels_redis."""
+
+
+def test_no_module_of_the_site_reaches_into_the_servers_internals():
+    import ast
+
+    apps = (
+        "siesta_site",
+        "games",
+        "ratings",
+        "tournaments",
+        "learn",
+        "social",
+        "accounts",
+        "pages",
+    )
+    allowed = {"siesta_site/channel_layer.py": {"channels_redis"}}
+    found = []
+    for path in sorted(p for app in apps for p in (REPO_ROOT / app).rglob("*.py")):
+        relative = path.relative_to(REPO_ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if top in SERVER_PACKAGES and top not in allowed.get(relative, set()):
+                    found.append(f"{relative}: {name}")
+    assert not found

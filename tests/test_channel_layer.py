@@ -471,3 +471,11 @@ async def test_group_add_stores_what_channels_redis_stores(local):
         await layer.group_discard(group, channel)
         await layer.flush()
         await theirs.flush()
+
+
+def test_channels_redis_is_the_version_whose_storage_format_the_layer_writes():
+    from importlib.metadata import version
+
+    from siesta_site.channel_layer import WRITTEN_FOR
+
+    assert version("channels-redis") == WRITTEN_FOR
