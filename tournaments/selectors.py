@@ -292,8 +292,8 @@ def tournament_state(tournament: Tournament) -> TournamentState:
 def current_game_of(state: TournamentState, username: str) -> int | None:
     """The id of ``username``'s game in progress in the tournament's current round, if any."""
     for rnd in state["pairings"]:
-        if rnd["round"] != state["current_round"]:
-            continue
+        if rnd["round"] != state["current_round"] and state["format"] != "arena":
+            continue  # an arena's game may be of any wave
         for game in rnd["games"]:
             if game["status"] == "active" and username in game["players"]:
                 return int(game["id"])
@@ -315,10 +315,10 @@ def tournament_game_of(
     """``user_id``'s game in progress in the current round of a running tournament (the newest
     when they play in several), or None: what leads a player to their next game."""
     pairings = Pairing.objects.filter(
+        Q(round__number=F("tournament__current_round")) | Q(tournament__format=Format.ARENA),
         player__user_id=user_id,
         player__withdrawn=False,
         tournament__status=Tournament.Status.RUNNING,
-        round__number=F("tournament__current_round"),
         game__status=Game.Status.ACTIVE,
     )
     if tournament_id is not None:

@@ -73,3 +73,24 @@ def test_the_streak_is_marked_in_the_standings(client):
         finish(game, winner=seat)
     page = client.get(reverse("tournament", args=[arena.pk])).content.decode()
     assert "badge-streak" in page
+
+
+def test_a_player_paired_in_an_earlier_wave_is_led_to_their_game(client):
+    users = [UserFactory() for _ in range(3)]
+    arena = start(
+        make_tournament(
+            players=users, format="arena", rounds=None, duration_minutes=60, starts_in=timedelta(0)
+        )
+    )
+    first = Pairing.objects.filter(tournament=arena).first()
+    assert first is not None
+    client.force_login(first.player.user)
+    client.post(reverse("tournament_join", args=[arena.pk]))  # nothing changes for a player
+    late = UserFactory()
+    client.force_login(late)
+    client.post(reverse("tournament_join", args=[arena.pk]))  # a second wave: the third and late
+    arena.refresh_from_db()
+    assert arena.current_round == 2
+    client.force_login(first.player.user)
+    page = client.get(reverse("tournament", args=[arena.pk])).content.decode()
+    assert f'id="play-your-game" href="{reverse("game", args=[first.game_id])}"' in page
