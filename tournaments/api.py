@@ -109,6 +109,21 @@ class StandingSerializer(serializers.Serializer[Any]):
     forfeits = serializers.IntegerField(help_text="Games forfeited (0 points, not rated).")
 
 
+@extend_schema_serializer(component_name="TournamentArena")
+class ArenaSerializer(serializers.Serializer[Any]):
+    ends_at = serializers.DateTimeField(help_text="No new game starts from then on.")
+    paused = serializers.ListField(child=serializers.CharField())
+    on_streak = serializers.ListField(
+        child=serializers.CharField(), help_text="Players whose next win counts double."
+    )
+    performance = serializers.DictField(
+        child=serializers.FloatField(), help_text="Mean opponent rating, by username."
+    )
+    top_game = serializers.IntegerField(
+        allow_null=True, help_text="The game under way with the highest mean rating."
+    )
+
+
 class TournamentSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -117,6 +132,8 @@ class TournamentSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=Game.Mode.choices)
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
     rounds = serializers.IntegerField(allow_null=True)
+    duration_minutes = serializers.IntegerField(allow_null=True, help_text="Arena only.")
+    arena = ArenaSerializer(allow_null=True, help_text="Arena only.")
     starts_at = serializers.DateTimeField()
     turn_seconds = serializers.IntegerField()
     grace_seconds = serializers.IntegerField(
@@ -167,6 +184,14 @@ class TournamentListCreateApi(SiestaApi):
             required=False,
             allow_null=True,
             default=None,
+        )
+        duration_minutes = serializers.IntegerField(
+            min_value=Tournament.MIN_ARENA_MINUTES,
+            max_value=Tournament.MAX_ARENA_MINUTES,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Arena only (instead of rounds).",
         )
         starts_at = serializers.DateTimeField()
         turn_seconds = serializers.IntegerField(
@@ -333,4 +358,25 @@ class TournamentLeaveApi(SiestaApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_leave(tournament_id=tournament_id, user=signed_in_user(request))
+        return Response(_state(tournament_id, request))
+
+
+class TournamentPauseApi(SiestaApi):
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Pause in a running arena (join again to resume)",
+        description="The game under way is played out; no new game is paired until the player "
+        "joins again.",
+        request=None,
+        responses={
+            200: TournamentSerializer,
+            **error_responses(
+                e409="Not an arena, not running, or not playing in it.",
+                **NEEDS_USER,
+                **NO_TOURNAMENT,
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.tournament_pause(tournament_id=tournament_id, user=signed_in_user(request))
         return Response(_state(tournament_id, request))

@@ -21,4 +21,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         api.TournamentLeaveApi.as_view(),
         name="api-tournament-leave",
     ),
+    path(
+        "tournaments/<id:tournament_id>/pause/",
+        api.TournamentPauseApi.as_view(),
+        name="api-tournament-pause",
+    ),
 ]

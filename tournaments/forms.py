@@ -26,6 +26,14 @@ class TournamentForm(forms.Form):
         initial=4,
         help_text=_("Swiss only; a round robin plays every pair once."),
     )
+    duration_minutes = forms.IntegerField(
+        label=_("Duration (minutes)"),
+        min_value=Tournament.MIN_ARENA_MINUTES,
+        max_value=Tournament.MAX_ARENA_MINUTES,
+        required=False,
+        initial=45,
+        help_text=_("Arena only: new games start until this time is up."),
+    )
     table_size = forms.TypedChoiceField(
         label=_("Players per table"),
         choices=[(2, "2"), (3, "3"), (4, "4")],
@@ -75,8 +83,10 @@ class TournamentForm(forms.Form):
         data = dict(self.cleaned_data)
         starts_at: datetime = data["starts_at"]
         data["starts_at"] = starts_at.replace(tzinfo=UTC)
-        if data["format"] == Format.ROUND_ROBIN:
+        if data["format"] in (Format.ROUND_ROBIN, Format.ARENA):
             data["rounds"] = None
+        if data["format"] != Format.ARENA:
+            data["duration_minutes"] = None
         if not data.get("password"):
             data.pop("password", None)
         return data

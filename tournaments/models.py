@@ -20,6 +20,7 @@ from games.models import Game
 class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("round robin")
     SWISS = "swiss", _("Swiss")
+    ARENA = "arena", _("arena")
 
 
 class Visibility(models.TextChoices):
@@ -48,6 +49,8 @@ class TournamentSettings(models.Model):
     MAX_ROUNDS = 30
     """Of a Swiss tournament."""
     MAX_PLAYERS = 256
+    MIN_ARENA_MINUTES = 10
+    MAX_ARENA_MINUTES = 24 * 60
 
     name = models.CharField(_("name"), max_length=100)
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
@@ -64,6 +67,13 @@ class TournamentSettings(models.Model):
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)],
         help_text=_("Swiss only; a round robin plays every pair once."),
+    )
+    duration_minutes = models.PositiveSmallIntegerField(
+        _("duration in minutes"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_ARENA_MINUTES), MaxValueValidator(MAX_ARENA_MINUTES)],
+        help_text=_("Arena only: how long new games are started."),
     )
     turn_seconds = models.PositiveIntegerField(
         _("seconds per turn"),
@@ -190,6 +200,9 @@ class TournamentPlayer(models.Model):
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     withdrawn = models.BooleanField(default=False)
+    paused = models.BooleanField(
+        default=False, help_text="Arena: not paired again until they join again."
+    )
     rank = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Final place.")
 
     class Meta:

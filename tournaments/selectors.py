@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import timedelta
+from statistics import fmean
 from typing import Any, cast
 
 from django.conf import settings
@@ -17,10 +19,18 @@ from django.utils.translation import ngettext
 from games.models import Game, Seat
 from games.selectors import api_datetime
 from games.state import GameMode, GameStatus, GameVariant
-from ratings.models import RatingChange
-from tournaments.models import Pairing, Round, Tournament, TournamentPlayer, Visibility
+from ratings.models import Rating, RatingChange
+from tournaments.arena import (
+    DEFAULT_RATING,
+    arena_standings,
+    on_streak,
+    performances,
+    streak_points,
+)
+from tournaments.models import Format, Pairing, Round, Tournament, TournamentPlayer, Visibility
 from tournaments.pairing import Standing, TableResult, standings
 from tournaments.state import (
+    ArenaState,
     PairingGameState,
     RoundState,
     StandingState,
@@ -159,7 +169,53 @@ def table_results(tournament: Tournament) -> tuple[list[TableResult], list[int]]
 def tournament_standings(tournament: Tournament) -> list[Standing]:
     players = [p.pk for p in tournament.players.all()]
     results, byes = table_results(tournament)
+    if tournament.format == Format.ARENA:
+        return arena_standings(players, results, _pool_ratings(tournament))
     return standings(players, results, byes)
+
+
+def _pool_ratings(tournament: Tournament) -> dict[int, float]:
+    """The current rating of each player of ``tournament`` in its pool, by player id."""
+    players = {p.user_id: p.pk for p in tournament.players.all()}
+    rows = Rating.objects.filter(user_id__in=players, pool=tournament.mode)
+    return {players[user_id]: rating for user_id, rating in rows.values_list("user_id", "rating")}
+
+
+def arena_state(tournament: Tournament) -> ArenaState | None:
+    """What an arena adds to its state: its end, who pauses, who is on a streak, each one's
+    performance, and the top game under way (the highest mean rating) for spectators."""
+    if tournament.format != Format.ARENA:
+        return None
+    players = list(tournament.players.all())
+    name_of = {p.pk: p.user.get_username() for p in players}
+    ratings = _pool_ratings(tournament)
+    results, _byes = table_results(tournament)
+    runs: dict[int, list[float]] = defaultdict(list)
+    for result in results:
+        for pid in result.players:
+            runs[pid].append(result.points.get(pid, 0.0))
+    seated: dict[int, list[int]] = defaultdict(list)
+    for pairing in tournament.pairings.all():
+        if pairing.game is not None and pairing.game.status == Game.Status.ACTIVE:
+            seated[pairing.game.pk].append(pairing.player_id)
+    top_game = max(
+        seated,
+        key=lambda g: (fmean(ratings.get(p, DEFAULT_RATING) for p in seated[g]), -g),
+        default=None,
+    )
+    ends_at = tournament.starts_at + timedelta(minutes=tournament.duration_minutes or 0)
+    return {
+        "ends_at": api_datetime(ends_at),
+        "paused": [name_of[p.pk] for p in players if p.paused and not p.withdrawn],
+        "on_streak": [
+            name_of[pid] for pid, points in runs.items() if on_streak(streak_points(points)[1])
+        ],
+        "performance": {
+            name_of[pid]: value
+            for pid, value in performances(list(name_of), results, ratings).items()
+        },
+        "top_game": top_game,
+    }
 
 
 def tournament_state(tournament: Tournament) -> TournamentState:
@@ -228,6 +284,8 @@ def tournament_state(tournament: Tournament) -> TournamentState:
         "mode": cast(GameMode, tournament.mode),
         "variant": cast(GameVariant, tournament.variant),
         "rounds": tournament.rounds,
+        "duration_minutes": tournament.duration_minutes,
+        "arena": arena_state(tournament),
         "starts_at": api_datetime(tournament.starts_at),
         "turn_seconds": tournament.turn_seconds,
         "grace_seconds": settings.SIESTA_TOURNAMENT_GRACE_SECONDS,
@@ -247,8 +305,8 @@ def tournament_state(tournament: Tournament) -> TournamentState:
 def current_game_of(state: TournamentState, username: str) -> int | None:
     """The id of ``username``'s game in progress in the tournament's current round, if any."""
     for rnd in state["pairings"]:
-        if rnd["round"] != state["current_round"]:
-            continue
+        if rnd["round"] != state["current_round"] and state["format"] != "arena":
+            continue  # an arena's game may be of any wave
         for game in rnd["games"]:
             if game["status"] == "active" and username in game["players"]:
                 return int(game["id"])
@@ -270,10 +328,10 @@ def tournament_game_of(
     """``user_id``'s game in progress in the current round of a running tournament (the newest
     when they play in several), or None: what leads a player to their next game."""
     pairings = Pairing.objects.filter(
+        Q(round__number=F("tournament__current_round")) | Q(tournament__format=Format.ARENA),
         player__user_id=user_id,
         player__withdrawn=False,
         tournament__status=Tournament.Status.RUNNING,
-        round__number=F("tournament__current_round"),
         game__status=Game.Status.ACTIVE,
     )
     if tournament_id is not None:

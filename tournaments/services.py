@@ -35,6 +35,7 @@ from games.selectors import outcome_of
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from ratings.models import Rating
 from tournaments import realtime
+from tournaments.arena import DEFAULT_RATING, Waiting, arena_tables
 from tournaments.models import (
     Format,
     Pairing,
@@ -84,6 +85,7 @@ SETTING_NAMES = (
     "turn_seconds",
     "max_players",
     "min_players",
+    "duration_minutes",
 )
 
 
@@ -121,8 +123,10 @@ def tournament_settings_check(
     turn_seconds: int,
     max_players: int,
     min_players: int,
+    duration_minutes: int | None = None,
 ) -> int | None:
     """Refuse combinations a tournament cannot be played with; the rounds to store."""
+    _arena_settings_check(format, rounds, duration_minutes)
     if format not in Format.values:
         raise InvalidInput(_("Unknown format %(format)s.") % {"format": format})
     if mode not in Game.Mode.values:
@@ -149,6 +153,21 @@ def tournament_settings_check(
     return rounds
 
 
+def _arena_settings_check(format: str, rounds: int | None, duration_minutes: int | None) -> None:
+    """An arena has a duration and no rounds; the other formats no duration."""
+    if format != Format.ARENA:
+        if duration_minutes is not None:
+            raise InvalidInput(_("Only an arena has a duration: leave it out."))
+        return
+    low, high = Tournament.MIN_ARENA_MINUTES, Tournament.MAX_ARENA_MINUTES
+    if duration_minutes is None or not low <= duration_minutes <= high:
+        raise InvalidInput(
+            _("An arena lasts between %(low)s and %(high)s minutes.") % {"low": low, "high": high}
+        )
+    if rounds is not None:
+        raise InvalidInput(_("An arena has a duration instead of rounds: leave the rounds out."))
+
+
 def tournament_create(
     *,
     user: User | None,
@@ -166,6 +185,7 @@ def tournament_create(
     visibility: str = Visibility.PUBLIC,
     password: str | None = None,
     name_key: str = "",
+    duration_minutes: int | None = None,
 ) -> Tournament:
     """Announce a tournament; people join until it starts. Staff (and the schedules, without a
     user) create any; a player needs a few finished games, one upcoming or running tournament
@@ -180,6 +200,7 @@ def tournament_create(
         turn_seconds=turn_seconds,
         max_players=max_players,
         min_players=min_players,
+        duration_minutes=duration_minutes,
     )
     _check_access_settings(visibility, password)
     player = user if user is not None and user.is_authenticated and not user.is_staff else None
@@ -208,6 +229,7 @@ def tournament_create(
             turn_seconds=turn_seconds,
             max_players=max_players,
             min_players=min_players,
+            duration_minutes=duration_minutes,
             schedule=schedule,
             created_by_id=user.pk if user is not None and user.is_authenticated else None,
         )
@@ -337,6 +359,8 @@ def tournament_join(
     with transaction.atomic():
         tournament = _lock(tournament_id)
         assert tournament is not None
+        if tournament.format == Format.ARENA and tournament.status == Tournament.Status.RUNNING:
+            return _arena_join(tournament, user, invite=invite, password=password)
         if tournament.status != Tournament.Status.SCHEDULED:
             raise Conflict(_("This tournament has already started."))
         if tournament.players.filter(user_id=user.pk).exists():
@@ -480,6 +504,8 @@ def _withdraw_no_shows(tournament: Tournament, forfeited: set[int]) -> None:
 def _advance(tournament: Tournament) -> bool:
     """While the current round is over, pair the next one, or finish after the last. A round
     where nobody plays (only byes) is over at once. Returns whether anything changed."""
+    if tournament.format == Format.ARENA:
+        return _arena_advance(tournament)
     changed = False
     while True:
         if tournament.current_round is not None:
@@ -629,6 +655,138 @@ def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> 
     ]
 
 
+# -- the arena -----------------------------------------------------------------------------------
+
+
+def arena_ends_at(tournament: Tournament) -> datetime:
+    """No new arena game starts from then on; games under way finish and count."""
+    return tournament.starts_at + timedelta(minutes=tournament.duration_minutes or 0)
+
+
+def _arena_join(
+    tournament: Tournament, user: User, *, invite: str | None, password: str | None
+) -> Tournament:
+    """Join a running arena (a late joiner is paired at once) or, paused, resume."""
+    if _now() >= arena_ends_at(tournament):
+        raise Conflict(_("This arena is over: no new games start."))
+    entry = tournament.players.filter(user_id=user.pk).first()
+    if entry is not None:
+        if entry.withdrawn:
+            raise Conflict(_("You have withdrawn from this tournament."))
+        if not entry.paused:
+            return tournament
+        entry.paused = False
+        entry.save(update_fields=["paused"])
+    else:
+        check_entry(tournament, user, invite=invite, password=password)
+        if tournament.players.count() >= tournament.max_players:
+            raise Conflict(_("This tournament is full."))
+        TournamentPlayer.objects.create(tournament=tournament, user_id=user.pk)
+    _arena_advance(tournament)
+    _publish(tournament)
+    return tournament
+
+
+def tournament_pause(*, tournament_id: int, user: User) -> Tournament:
+    """Pause in a running arena: the game under way is played out, and no new one is paired
+    until the player joins again."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        assert tournament is not None
+        if tournament.format != Format.ARENA:
+            raise Conflict(_("Only an arena can be paused."))
+        if tournament.status != Tournament.Status.RUNNING:
+            raise Conflict(_("This arena is not running."))
+        entry = tournament.players.filter(user_id=user.pk, withdrawn=False).first()
+        if entry is None:
+            raise Conflict(_("You are not playing in this arena."))
+        if not entry.paused:
+            entry.paused = True
+            entry.save(update_fields=["paused"])
+            _publish(tournament)
+    return tournament
+
+
+def _arena_advance(tournament: Tournament) -> bool:
+    """Pair the arena's waiting players (a pairing wave, one round); after its end, finish once
+    no game is under way. Returns whether anything changed."""
+    pairings = Pairing.objects.filter(tournament=tournament).exclude(game=None)
+    busy = set(pairings.filter(game__status=Game.Status.ACTIVE).values_list("player_id", flat=True))
+    if _now() >= arena_ends_at(tournament):
+        if busy:
+            return False
+        _finish(tournament)
+        return True
+    active = list(tournament.players.filter(withdrawn=False, paused=False).order_by("id"))
+    waiting = [e for e in active if e.pk not in busy]
+    if len(waiting) < 2:
+        return False
+    field = _arena_field(tournament, waiting)
+    tables = arena_tables(
+        field,
+        tournament.table_size,
+        exact=tournament.mode == Game.Mode.TEAMS,
+        allow_rematch=len(waiting) == len(active),  # nobody else could come
+    )
+    if not tables:
+        return False
+    number = (tournament.current_round or 0) + 1
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(tournament=tournament, number=number)
+    except IntegrityError:
+        return False  # paired already (the lock makes this a last line of defence)
+    by_id = {e.pk: e for e in waiting}
+    for table in tables:
+        seated = [by_id[pid] for pid in table]
+        game = games.game_create_seated(
+            users=[e.user for e in seated],
+            mode=tournament.mode,
+            variant=tournament.variant,
+            rated=True,
+            turn_seconds=tournament.turn_seconds,
+        )
+        Pairing.objects.bulk_create(
+            Pairing(tournament=tournament, round=rnd, player=entry, game=game, seat=seat)
+            for seat, entry in enumerate(seated, start=1)
+        )
+    tournament.current_round = number
+    tournament.save(update_fields=["current_round"])
+    transaction.on_commit(partial(_announce_round, tournament.pk, tournament.name, rnd.pk))
+    return True
+
+
+def _arena_field(tournament: Tournament, waiting: Sequence[TournamentPlayer]) -> list[Waiting]:
+    """The waiting players as the arena pairing sees them: arena points, rating, and the
+    opponents of each one's previous game."""
+    ratings = dict(
+        Rating.objects.filter(
+            user_id__in=[e.user_id for e in waiting], pool=tournament.mode
+        ).values_list("user_id", "rating")
+    )
+    points = {s.player: s.points for s in tournament_standings(tournament_get(tournament.pk))}
+    seated: dict[int, list[int]] = {}
+    last_game: dict[int, int] = {}
+    for game_id, player_id in (
+        Pairing.objects.filter(tournament=tournament)
+        .exclude(game=None)
+        .values_list("game_id", "player_id")
+    ):
+        seated.setdefault(game_id, []).append(player_id)
+        last_game[player_id] = max(game_id, last_game.get(player_id, 0))
+    return [
+        Waiting(
+            id=e.pk,
+            points=points.get(e.pk, 0.0),
+            rating=ratings.get(e.user_id, DEFAULT_RATING),
+            last_opponents=frozenset(
+                q for q in seated.get(last_game.get(e.pk, 0), []) if q != e.pk
+            ),
+        )
+        for e in waiting
+    ]
+
+
 # -- the sweep -----------------------------------------------------------------------------------
 
 
@@ -671,6 +829,7 @@ def schedules_extend(*, now: datetime | None = None) -> list[int]:
                         turn_seconds=schedule.turn_seconds,
                         max_players=schedule.max_players,
                         min_players=schedule.min_players,
+                        duration_minutes=schedule.duration_minutes,
                         schedule=schedule,
                     )
             except IntegrityError:

@@ -6,7 +6,7 @@ from typing import Literal, TypeAlias, TypedDict
 from games.state import GameMode, GameStatus, GameVariant, PlainErrorFrame
 
 TournamentStatus: TypeAlias = Literal["scheduled", "running", "finished", "cancelled"]
-TournamentFormat: TypeAlias = Literal["round_robin", "swiss"]
+TournamentFormat: TypeAlias = Literal["round_robin", "swiss", "arena"]
 
 
 class TournamentPlayerState(TypedDict):
@@ -46,6 +46,20 @@ class StandingState(TypedDict):
     """Games forfeited (a first turn missed): 0 points each, not rated."""
 
 
+class ArenaState(TypedDict):
+    """What an arena's state adds (null for the other formats)."""
+
+    ends_at: str
+    """No new game starts from then on; games under way finish and count."""
+    paused: list[str]
+    on_streak: list[str]
+    """Players whose next win counts double (two wins in a row or more)."""
+    performance: dict[str, float]
+    """Mean rating of the opponents met, by username (0 before a game)."""
+    top_game: int | None
+    """The game under way whose players have the highest mean rating."""
+
+
 class TournamentState(TypedDict):
     """The tournament as API.md describes it (REST and WebSocket alike)."""
 
@@ -56,6 +70,8 @@ class TournamentState(TypedDict):
     mode: GameMode
     variant: GameVariant
     rounds: int | None
+    duration_minutes: int | None
+    arena: ArenaState | None
     starts_at: str
     turn_seconds: int
     grace_seconds: int

@@ -16,4 +16,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:tournament_id>/live/", views.tournament_live, name="tournament_live"),
     path("tournaments/<id:tournament_id>/join/", views.tournament_join, name="tournament_join"),
     path("tournaments/<id:tournament_id>/leave/", views.tournament_leave, name="tournament_leave"),
+    path("tournaments/<id:tournament_id>/pause/", views.tournament_pause, name="tournament_pause"),
 ]

@@ -38,6 +38,9 @@ def _summary(tournament: Tournament) -> dict[str, Any]:
     """The words for a tournament's settings, shared by the list and the page."""
     if tournament.format == Format.ROUND_ROBIN:
         rounds = _("every pair meets once")
+    elif tournament.format == Format.ARENA:
+        minutes = tournament.duration_minutes or 0
+        rounds = ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
     else:
         count = tournament.rounds or 0
         rounds = ngettext("%(count)s round", "%(count)s rounds", count) % {"count": count}
@@ -54,12 +57,18 @@ def _summary(tournament: Tournament) -> dict[str, Any]:
 def _card(tournament: Tournament, request: HttpRequest) -> dict[str, Any]:
     players = list(tournament.players.all())
     user = request.user
+    entry = next((p for p in players if user.is_authenticated and p.user_id == user.pk), None)
     return {
         "tournament": tournament,
         "summary": _summary(tournament),
         "count": len(players),
-        "joined": user.is_authenticated and any(p.user_id == user.pk for p in players),
+        "joined": entry is not None,
         "full": len(players) >= tournament.max_players,
+        "paused": bool(entry and entry.paused),
+        "arena_open": tournament.format == Format.ARENA
+        and tournament.status == Tournament.Status.RUNNING
+        and timezone.now() < services.arena_ends_at(tournament)
+        and not (entry and entry.withdrawn),
     }
 
 
@@ -113,13 +122,21 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     username = user.get_username() if user.is_authenticated else None
     entry = next((p for p in state["players"] if p["username"] == username), None)
     changes = selectors.rating_changes(tournament)
+    arena = state["arena"]
+    performance = arena["performance"] if arena else {}
     return {
         **_card(tournament, request),
         "state": state,
         "rounds": _rounds(state),
         "standings": [
-            {**row, "rating_change": changes.get(row["username"])} for row in state["standings"]
+            {
+                **row,
+                "rating_change": changes.get(row["username"]),
+                "performance": performance.get(row["username"]),
+            }
+            for row in state["standings"]
         ],
+        "arena_ends_at": services.arena_ends_at(tournament) if arena else None,
         "my_game": selectors.current_game_of(state, username) if username else None,
         "my_next": selectors.tournament_game_of(user.pk, tournament_id=tournament.pk)
         if user.pk is not None
@@ -247,6 +264,20 @@ def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.success(request, _("You withdrew from the tournament."))
         else:
             messages.success(request, _("You left the tournament."))
+    return _back(request, tournament_id)
+
+
+@login_required
+@require_POST
+def tournament_pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        services.tournament_pause(tournament_id=tournament_id, user=_signed_in(request))
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    except GameServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("You are paused: join again to get a new game."))
     return _back(request, tournament_id)
 
 
