@@ -44,6 +44,7 @@ RULES = [
     Forbidden("it", RATING, r"(?i)\bpunteggi", "a rating is 'Elo', 'punteggio' is the game score"),
     Forbidden("it", r"(?i)\bplac(e|es|ement|ements|ed)\b", r"(?i)piazz", "'posizionamento'"),
     Forbidden("it", r"(?i)\breplay\b", r"(?i)\breplica\b", "the site says 'replay'"),
+    Forbidden("it", r"(?i)\bseat %\(seat\)s|per seat\b", r"(?i)\bpost[oi]\b", "'giocatore N'"),
     Forbidden("it", ANY, r"\b(Lei|Suo|Sua|Suoi|Sue)\b", "Italian addresses the player with 'tu'"),
     # Spanish: Elo / puntuación / puntos; liga vs todos contra todos; jugador/puesto; Techo; tú.
     Forbidden("es", RATING, r"(?i)puntuaci", "a rating is 'Elo', 'puntuación' is the game score"),
