@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -12,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from games import selectors as game_selectors
@@ -23,6 +25,12 @@ from learn import board, selectors, services
 from learn.models import Puzzle
 
 THEME_NAMES = dict(Puzzle.Theme.choices)
+
+
+def _forms(text: Callable[[int], str]) -> dict[str, str]:
+    """Both forms of a counted text: the scripts' ``plural`` picks one with Intl.PluralRules
+    (n = 2 gives gettext's "other" form in every language of the site)."""
+    return {"one": text(1), "other": text(2)}
 
 
 def learn_strings() -> dict[str, Any]:
@@ -38,22 +46,50 @@ def learn_strings() -> dict[str, Any]:
             "reachable": _("At most %(points)s with this start"),
             "no_reach": _("No legal turn starting like this scores a point."),
             "complete": _("A whole turn: play it or keep looking."),
-            "best": _("Best: %(move)s, %(points)s points"),
+            "best": _forms(
+                lambda n: ngettext(
+                    "Best: %(move)s, %(points)s point", "Best: %(move)s, %(points)s points", n
+                )
+            ),
             "no_best": _("No scoring turn: the game is over here."),
-            "points": _("%(points)s points"),
+            "points": _forms(lambda n: ngettext("%(points)s point", "%(points)s points", n)),
             "thinking": _("The engine is thinking…"),
             "copied": _("Link copied."),
             "setup_ok": _("Position accepted."),
             "need_turn": _("Place one to three pieces first."),
-            "found": _("You found %(points)s of %(best)s points."),
-            "solved": _("Solved! %(points)s points is the most any turn scores here."),
-            "not_solved": _("Not the best: the most is %(best)s points."),
+            "found": _forms(
+                lambda n: ngettext(
+                    "You found %(points)s point of %(best)s.",
+                    "You found %(points)s points of %(best)s.",
+                    n,
+                )
+            ),
+            "solved": _forms(
+                lambda n: ngettext(
+                    "Solved! %(points)s point is the most any turn scores here.",
+                    "Solved! %(points)s points is the most any turn scores here.",
+                    n,
+                )
+            ),
+            "not_solved": _forms(
+                lambda n: ngettext(
+                    "Not the best: the most is %(best)s point.",
+                    "Not the best: the most is %(best)s points.",
+                    n,
+                )
+            ),
             "rating": _("Your puzzle rating: %(before)s → %(after)s"),
             "source": _("From %(label)s, turn %(ply)s"),
             "streak": _("Streak: %(streak)s"),
             "solution": _("A solution: %(move)s"),
             "wrong": _("Not the best turn: try again, or show the answer."),
-            "gave_up": _("The answer: the most is %(best)s points."),
+            "gave_up": _forms(
+                lambda n: ngettext(
+                    "The answer: the most is %(best)s point.",
+                    "The answer: the most is %(best)s points.",
+                    n,
+                )
+            ),
             "practice": _("Practice: you already have a result here, your rating stays."),
             "throttled": _("Too many requests: wait a moment."),
         },

@@ -8,6 +8,7 @@ from django.core.validators import MaxLengthValidator, MinLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 from tournaments.models import Tournament
@@ -140,11 +141,11 @@ class Challenge(models.Model):
     """One person invites another to a two-player game with given settings."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", _("pending")
-        ACCEPTED = "accepted", _("accepted")
-        DECLINED = "declined", _("declined")
-        CANCELLED = "cancelled", _("cancelled")
-        EXPIRED = "expired", _("expired")
+        PENDING = "pending", pgettext_lazy("challenge", "pending")
+        ACCEPTED = "accepted", pgettext_lazy("challenge", "accepted")
+        DECLINED = "declined", pgettext_lazy("challenge", "declined")
+        CANCELLED = "cancelled", pgettext_lazy("challenge", "cancelled")
+        EXPIRED = "expired", pgettext_lazy("challenge", "expired")
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"

@@ -64,7 +64,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "es": "Cómo funciona el Elo",
         "de": "Wie die Wertungen funktionieren",
         "it": "Come funziona l'Elo",
-        "fr": "Comment fonctionnent les classements",
+        "fr": "Comment fonctionne l’Elo",
     },
     "ratings_about": {
         "en": "Which games count",

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 
@@ -143,10 +144,10 @@ class Schedule(TournamentSettings):
 
 class Tournament(TournamentSettings):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", _("scheduled")
-        RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
-        CANCELLED = "cancelled", _("cancelled")
+        SCHEDULED = "scheduled", pgettext_lazy("tournament", "scheduled")
+        RUNNING = "running", pgettext_lazy("tournament", "running")
+        FINISHED = "finished", pgettext_lazy("tournament", "finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "cancelled")
 
     starts_at = models.DateTimeField(_("starts at"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)

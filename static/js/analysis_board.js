@@ -10,7 +10,7 @@ import * as Learn from "./lib/learn.js";
 import { BOARD_CHARS } from "./codec.js";
 import { Board } from "./lib/board.js";
 import { COLUMNS, emptyBoard, parseMove } from "./lib/notation.js";
-import { format, readJSON } from "./lib/util.js";
+import { format, plural, readJSON } from "./lib/util.js";
 
 function main() {
   const $ = (id) => document.getElementById(id);
@@ -197,7 +197,7 @@ function main() {
       return;
     }
     const data = answer.data;
-    say(data.move ? format(words.best, { move: data.move, points: data.points }) : words.no_best);
+    say(data.move ? plural(words.best, data.points, { move: data.move, points: data.points }) : words.no_best);
     for (const item of data.top) {
       const li = document.createElement("li");
       const show = document.createElement("button");
@@ -209,7 +209,7 @@ function main() {
         render();
       });
       const points = document.createElement("span");
-      points.textContent = " " + format(words.points, { points: item.points }) + " ";
+      points.textContent = " " + plural(words.points, item.points, { points: item.points }) + " ";
       const play = document.createElement("button");
       play.type = "button";
       play.className = "button-small button-secondary";

@@ -7,7 +7,7 @@
  */
 import * as Learn from "./lib/learn.js";
 import { Board } from "./lib/board.js";
-import { format, readJSON } from "./lib/util.js";
+import { format, plural, readJSON } from "./lib/util.js";
 import { parseMove } from "./lib/notation.js";
 
 function main() {
@@ -84,11 +84,11 @@ function main() {
   }
 
   function resultLine(result) {
-    if (result.gave_up) return format(words.gave_up, { best: result.best_points });
+    if (result.gave_up) return plural(words.gave_up, result.best_points, { best: result.best_points });
     return (
-      format(words.found, { points: result.points, best: result.best_points }) +
+      plural(words.found, result.points, { points: result.points, best: result.best_points }) +
       " " +
-      format(words.solved, { points: result.best_points })
+      plural(words.solved, result.best_points, { points: result.best_points })
     );
   }
 
@@ -146,7 +146,7 @@ function main() {
     }
     // Wrong: the points found, nothing of the answer; the turn stays to be changed.
     showRating(result);
-    const parts = [format(words.points, { points: result.points }), "—", words.wrong];
+    const parts = [plural(words.points, result.points, { points: result.points }), "—", words.wrong];
     say([...parts, $("result-rating").textContent].join(" ").trim(), "error");
   }
 

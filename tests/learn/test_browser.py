@@ -108,7 +108,7 @@ def test_a_puzzle_solved_in_the_browser(page: Any) -> None:
     page.click("#submit-button")
     page.wait_for_selector("#puzzle-result:not([hidden])")
     result = page.inner_text("#result-line")
-    assert f"{puzzle.best_points} of {puzzle.best_points}" in result
+    assert f"You found {puzzle.best_points} points of {puzzle.best_points}." in result
     page.click("#solution-button")
     assert puzzle.solution in page.inner_text("#solution-text")
 

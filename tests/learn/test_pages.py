@@ -8,6 +8,7 @@ from django.utils import translation
 
 from learn import board
 from learn.models import Puzzle
+from learn.views import learn_strings
 from tests.factories import UserFactory
 from tests.learn.test_puzzles import _finished_game, _small_puzzle
 
@@ -73,3 +74,22 @@ def test_analysis_board_opens_a_finished_game_at_a_turn_and_a_shared_link(client
     broken = client.get("/analysis/?r=not-a-record")
     assert broken.context["initial"]["error"]
     assert Puzzle.objects.count() == 0
+
+
+FOUND = ("You found %(points)s point of %(best)s.", "You found %(points)s points of %(best)s.")
+TROVATO = ("Hai trovato %(points)s punto su %(best)s.", "Hai trovato %(points)s punti su %(best)s.")
+
+
+@pytest.mark.parametrize(
+    ("language", "key", "forms"),
+    [
+        ("en", "found", FOUND),
+        ("it", "found", TROVATO),
+        ("es", "points", ("%(points)s punto", "%(points)s puntos")),
+    ],
+)
+def test_counted_points_reach_the_scripts_in_both_forms(language, key, forms):
+    """Both plural forms go to the scripts, which pick one for the count (Intl.PluralRules)."""
+    with translation.override(language):
+        words = learn_strings()["learn"]
+    assert words[key] == {"one": forms[0], "other": forms[1]}

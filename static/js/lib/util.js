@@ -9,6 +9,17 @@ export function format(text, params) {
   );
 }
 
+/**
+ * A counted text: ``forms`` is {one, other} from the view (or a plain string); the page's
+ * language picks the form for ``count``, then the placeholders are filled.
+ */
+export function plural(forms, count, params) {
+  if (typeof forms !== "object" || forms === null) return format(forms, params);
+  const lang = document.documentElement.lang || "en";
+  const form = new Intl.PluralRules(lang).select(Number(count)) === "one" ? forms.one : forms.other;
+  return format(form, params);
+}
+
 /** The value of a json_script element, or null when the page has none. */
 export function readJSON(id) {
   const element = document.getElementById(id);
