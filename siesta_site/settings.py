@@ -278,11 +278,13 @@ STORAGES = {
 
 # API
 REST_FRAMEWORK = {
+    # The token first: a bad or missing token is a 401 (with `WWW-Authenticate: Token`) on
+    # every view, as on SiestaApi's, not the 403 DRF answers when the session comes first.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "siesta_site.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     # Bodies nested deeper than any request of the API are a 400, not a RecursionError.
     "DEFAULT_PARSER_CLASSES": ["siesta_site.safejson.JSONParser"],
@@ -339,6 +341,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A field that refuses "" says so (minLength 1), as the server does.
+    "ENFORCE_NON_BLANK_FIELDS": True,
+    # The error answers every operation may give (400, 401, 404: siesta_site/api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "siesta_site.api.schema.document_errors",
+    ],
     # One name per choice set shared by several fields (and apps), so the schema stays unambiguous.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",

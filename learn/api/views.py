@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -30,10 +36,22 @@ POSITION_HELP = (
 )
 
 
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class _ObjectField(serializers.JSONField):
+    """A JSON object (what the record and the position are; anything else is a 400)."""
+
+    default_error_messages = {"invalid": gettext_lazy("Must be a JSON object.")}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 @extend_schema_serializer(component_name="AnalysisInput")
 class PositionInputSerializer(serializers.Serializer[Any]):
-    record = serializers.JSONField(required=False, help_text=RECORD_HELP)
-    position = serializers.JSONField(required=False, help_text=POSITION_HELP)
+    record = _ObjectField(required=False, help_text=RECORD_HELP)
+    position = _ObjectField(required=False, help_text=POSITION_HELP)
 
 
 BAD_INPUT = OpenApiResponse(
@@ -69,7 +87,8 @@ class AnalysisApi(SiestaApi):
             record = board.read_record(data.validated_data)
             return Response(search(request_ident(request), compute, record, *args))
         except board.BoardInputError as exc:
-            return Response({"error": exc.message, "cell": exc.cell}, status=400)
+            body = {"error": exc.message, "code": "invalid", "cell": exc.cell}
+            return Response(body, status=400)
 
 
 class AnalysisBestApi(AnalysisApi):
