@@ -121,7 +121,7 @@ class GameDetailApi(SiestaApi):
         responses={200: GameSerializer, **error_responses(**NO_GAME)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(_game_state(game_id))
+        return Response(selectors.game_state(selectors.game_or_not_found(game_id), ratings=True))
 
 
 class GameJoinApi(SiestaApi):

@@ -260,7 +260,7 @@ def test_detail_is_the_game_state_for_anyone(anon, active_game):
 
     assert response.status_code == 200
     body = response.json()
-    assert body == selectors.game_state(selectors.game_get(active_game.pk))
+    assert body == selectors.game_state(selectors.game_get(active_game.pk), ratings=True)
     assert body["status"] == "active"
     assert [s["username"] for s in body["seats"]] == ["alice", "bob"]
     assert len(body["board"]) == 12

@@ -330,7 +330,9 @@ def test_resign_ends_a_two_player_game(active_game, alice):
     assert body["status"] == "finished"
     assert body["seats"][0]["resigned"] is True
     assert body["result"]["end_reason"] == "resigned"
-    assert body["result"]["winners"] == [2]
+    # Before every player had moved: aborted, no winners (GameOutcome.aborted).
+    assert body["result"]["winners"] == []
+    assert body["result"]["aborted"] is True
 
 
 def test_resign_in_a_larger_game_lets_a_bot_play_on(alice, bob):
