@@ -197,7 +197,10 @@ def game_state(
     if ratings:
         known = seat_ratings(game, seats)
         for seat in state["seats"]:
-            seat.update(known.get(seat["seat"], _NO_RATING))
+            rating = known.get(seat["seat"], _NO_RATING)
+            seat["rating"] = rating["rating"]
+            seat["rating_change"] = rating["rating_change"]
+            seat["rating_reason"] = rating["rating_reason"]
     return state
 
 

@@ -182,8 +182,6 @@ def recent_marks(state: GameState, my_seat: int | None) -> dict[str, int]:
     }
 
 
-
-
 def board_rows(
     board: Sequence[str], marks: Mapping[str, int] | None = None
 ) -> list[dict[str, Any]]:

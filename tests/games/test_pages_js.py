@@ -159,4 +159,6 @@ def test_result_words_of_an_aborted_game_name_no_winner(run_board_js):
     with translation.override("en"):
         strings = json.loads(json.dumps(client_strings(), default=str))
     words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
-    assert words["headline"] == "Aborted: the game ended before every player had moved, so nobody won."
+    assert (
+        words["headline"] == "Aborted: the game ended before every player had moved, so nobody won."
+    )
