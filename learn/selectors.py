@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from games.engine import Position
 from games.models import Analysis, Game
@@ -100,3 +100,20 @@ def games_awaiting_puzzles(*, limit: int = 10) -> list[int]:
 
 def puzzle_counts() -> dict[str, Any]:
     return {"total": Puzzle.objects.count()}
+
+
+BANDS = {"easy": (1, 2), "medium": (3,), "hard": (4, 5)}
+"""The pool's difficulty bands (difficulty 1–5)."""
+
+
+def band(difficulty: int) -> str:
+    return next((name for name, levels in BANDS.items() if difficulty in levels), "hard")
+
+
+def pool_waiting() -> dict[str, int]:
+    """The waiting puzzles (tried by nobody yet) of each difficulty band."""
+    counts = dict.fromkeys(BANDS, 0)
+    rows = Puzzle.objects.filter(attempts=0).values_list("difficulty").annotate(n=Count("id"))
+    for difficulty, n in rows:
+        counts[band(difficulty)] += n
+    return counts

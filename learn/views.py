@@ -56,6 +56,7 @@ def learn_strings() -> dict[str, Any]:
             "gave_up": _("The answer: the most is %(best)s points."),
             "practice": _("Practice: you already have a result here, your rating stays."),
             "throttled": _("Too many requests: wait a moment."),
+            "themes": _("Themes: %(themes)s"),
         },
     }
 
@@ -153,6 +154,11 @@ def puzzle_next(request: HttpRequest) -> HttpResponse:
     return redirect(f"{url}?{query}" if query else url)
 
 
+def theme_names(puzzle: Puzzle) -> list[str]:
+    """The puzzle's themes in the reader's language (shown only once it has a result)."""
+    return [str(THEME_NAMES.get(t, t)).capitalize() for t in puzzle.theme_list]
+
+
 DONE_KEY = "puzzles_done"
 """The session's puzzles with a result (an attempt or a give-up, signed in or out): later
 results on them are practice, even after signing in (their answer may have been shown)."""
@@ -212,7 +218,8 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         {
             **_page_board(),
             "puzzle": puzzle,
-            "themes": [THEME_NAMES.get(t, t) for t in puzzle.theme_list],
+            # The themes give the answer away: shown once the reader has a result here.
+            "themes": theme_names(puzzle) if state["practice"] else [],
             "state": state,
             "strings": learn_strings(),
             "is_daily": is_daily,
