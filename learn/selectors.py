@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, QuerySet
+from django.db.models import Case, Count, Exists, OuterRef, QuerySet, Value, When
 
 from games.engine import Position
 from games.models import Analysis, Game
@@ -57,6 +57,27 @@ def puzzles_filtered(
     if difficulty:
         puzzles = puzzles.filter(difficulty=difficulty)
     return puzzles
+
+
+def puzzle_list(
+    *,
+    user: User | AnonymousUser | None = None,
+    theme: str | None = None,
+    difficulty: int | None = None,
+) -> QuerySet[Puzzle]:
+    """Puzzles for the list, easiest first; each with ``mine``: the reader's best result on it
+    (2 solved, 1 tried, 0 not yet; always 0 signed out). Nothing of the answers."""
+    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty).order_by("rating", "id")
+    if user is not None and user.is_authenticated:
+        rows = PuzzleAttempt.objects.filter(puzzle=OuterRef("pk"), user=user)
+        return puzzles.annotate(
+            mine=Case(
+                When(Exists(rows.filter(solved=True)), then=Value(2)),
+                When(Exists(rows), then=Value(1)),
+                default=Value(0),
+            )
+        )
+    return puzzles.annotate(mine=Value(0))
 
 
 def puzzle_next(

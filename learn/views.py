@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -225,6 +227,29 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
             "is_daily": is_daily,
             "player": selectors.puzzle_player(request.user),
             "seats": range(1, puzzle.players + 1),
+        },
+    )
+
+
+LIST_PAGE = 30
+
+
+@require_GET
+def puzzle_list(request: HttpRequest) -> HttpResponse:
+    """``/puzzles/list/?theme=&difficulty=&page=``: every puzzle, by theme and difficulty, with
+    the reader's result on each; no solution (and no theme but the one chosen)."""
+    filters = _filters(request)
+    pages = Paginator(selectors.puzzle_list(user=request.user, **filters), LIST_PAGE)
+    page = pages.get_page(request.GET.get("page"))
+    return render(
+        request,
+        "learn/puzzle_list.html",
+        {
+            "page": page,
+            "filters": filters,
+            "themes": [(code, str(name).capitalize()) for code, name in THEME_NAMES.items()],
+            "difficulties": range(1, 6),
+            "query": urlencode({k: v for k, v in filters.items() if v}),
         },
     )
 

@@ -167,7 +167,8 @@ def test_a_puzzle_solved_on_a_phone(page: Any) -> None:
           submit: document.getElementById('submit-button').getBoundingClientRect().bottom,
         })"""
     )
-    assert sizes["page"] <= 375 and sizes["board"] <= 375, sizes
+    assert sizes["page"] <= 375, sizes
+    assert sizes["board"] <= 375, sizes
     assert sizes["submit"] <= 800, sizes
     assert page.locator("#result-themes").is_hidden()
     page.screenshot(path="screenshots/puzzle-phone-it.png")
