@@ -23,7 +23,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from learn import board, services
-from learn.views import DONE_KEY, puzzle_done, source_links
+from learn.messages import board_error_message, translate_line
+from learn.views import DONE_KEY, puzzle_done, source_links, theme_names
 from siesta_site.api.base import SiestaApi
 from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 from siesta_site.engine_budget import request_ident, search
@@ -85,10 +86,15 @@ class AnalysisApi(SiestaApi):
         args = [data.validated_data[field] for field in fields]
         try:
             record = board.read_record(data.validated_data)
-            return Response(search(request_ident(request), compute, record, *args))
+            result = search(request_ident(request), compute, record, *args)
         except board.BoardInputError as exc:
-            body = {"error": exc.message, "code": "invalid", "cell": exc.cell}
+            body = {
+                "error": board_error_message(exc),
+                "code": exc.code or "invalid",
+                "cell": exc.cell,
+            }
             return Response(body, status=400)
+        return Response(translate_line(result) if compute is board.line_states else result)
 
 
 class AnalysisBestApi(AnalysisApi):
@@ -214,6 +220,12 @@ class PuzzleResultSerializer(serializers.Serializer[Any]):
     rating_after = serializers.FloatField(allow_null=True)
     puzzle_rating = serializers.FloatField()
     streak = serializers.IntegerField(allow_null=True)
+    themes = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="The puzzle's themes, in the reader's language; null after a wrong turn "
+        "(they would give the answer away).",
+    )
     source = serializers.DictField(  # type: ignore[assignment]
         allow_null=True,
         help_text='{"game": id|null, "ply", "url", "replay", "label"}; null after a wrong turn.',
@@ -253,6 +265,7 @@ class PuzzleApi(SiestaApi):
                 "puzzle_rating": puzzle.rating,
                 "streak": streak,
                 "source": source_links(puzzle) if shown else None,
+                "themes": theme_names(puzzle) if shown else None,
             }
         )
 
