@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, cast, overload
@@ -22,7 +22,26 @@ from games.state import (
     GameVariant,
     OutReason,
     ResultState,
+    SeatRating,
 )
+
+SeatRatings = Callable[[Game, Sequence[Seat]], Mapping[int, SeatRating]]
+_seat_ratings: list[SeatRatings] = []
+
+
+def seat_ratings_provide(provider: SeatRatings) -> None:
+    """The ratings app hands in how to read each seat's rating (games cannot import ratings:
+    the layers contract), from its ``AppConfig.ready``."""
+    if provider not in _seat_ratings:
+        _seat_ratings.append(provider)
+
+
+def seat_ratings(game: Game, seats: Sequence[Seat]) -> dict[int, SeatRating]:
+    """Seat → rating, rating change and reason, from the registered providers (none: empty)."""
+    found: dict[int, SeatRating] = {}
+    for provider in _seat_ratings:
+        found.update(provider(game, seats))
+    return found
 
 
 @overload
@@ -73,10 +92,19 @@ def position_of(game: Game, seats: Sequence[Seat] | None = None) -> Position:
     )
 
 
-def outcome_of(game: Game, seats: Sequence[Seat] | None = None) -> GameOutcome:
+def seats_moved(game: Game) -> set[int]:
+    """The seats that have played at least one turn."""
+    return set(game.turns.values_list("seat", flat=True).distinct())
+
+
+def outcome_of(
+    game: Game, seats: Sequence[Seat] | None = None, moved: set[int] | None = None
+) -> GameOutcome:
     """Who beats whom with the seats as they stand (final once the game is finished). Team
-    seats count as a team game once the teams are drawn."""
+    seats count as a team game once the teams are drawn. ``moved``: the seats that have played
+    a turn, when the caller knows them (read from the turns otherwise)."""
     seats = list(seats) if seats is not None else game_seats(game)
+    moved = moved if moved is not None else seats_moved(game)
     teams = game.mode == Game.Mode.TEAMS and all(s.team for s in seats)
     return GameOutcome(
         tuple(
@@ -86,6 +114,7 @@ def outcome_of(game: Game, seats: Sequence[Seat] | None = None) -> GameOutcome:
                 out=s.is_out,
                 team=s.team if teams else None,
                 forfeit=s.out_reason == Seat.OutReason.FORFEIT,
+                moved=s.seat in moved,
             )
             for s in seats
         )
@@ -99,22 +128,30 @@ def team_scores(game: Game, seats: Sequence[Seat]) -> list[int] | None:
 
 
 def game_state(
-    game: Game, seats: Sequence[Seat] | None = None, turns: Sequence[TurnFields] | None = None
+    game: Game,
+    seats: Sequence[Seat] | None = None,
+    turns: Sequence[TurnFields] | None = None,
+    *,
+    ratings: bool = False,
 ) -> GameState:
     """The game as API.md describes it (REST and WebSocket alike). ``turns``: the game's turns in
     order when the caller has them (the move path reads them as plain rows, ``games.rows``). The
-    casts name the values that the columns' choices allow."""
+    casts name the values that the columns' choices allow. ``ratings``: add each seat's rating
+    (one or two more queries, so the page and the REST read ask for it; the move path does not)."""
     seats = list(seats) if seats is not None else game_seats(game)
     turns = list(turns) if turns is not None else list(game.turns.all())
     result: ResultState | None = None
     if game.status in (Game.Status.FINISHED, Game.Status.CANCELLED):
+        finished = game.status == Game.Status.FINISHED
+        aborted = finished and outcome_of(game, seats, moved={t.seat for t in turns}).aborted
         result = {
             "end_reason": cast(EndReason, game.end_reason),
-            "winners": list(game.winners),
+            "winners": [] if aborted else list(game.winners),  # the outcome's shown_winners
             "scores": [s.score for s in seats],
             "team_scores": team_scores(game, seats),
+            "aborted": aborted,
         }
-    return {
+    state: GameState = {
         "id": game.pk,
         "status": cast(GameStatus, game.status),
         "players": game.players,
@@ -157,6 +194,17 @@ def game_state(
         "created_at": api_datetime(game.created_at),
         "result": result,
     }
+    if ratings:
+        known = seat_ratings(game, seats)
+        for seat in state["seats"]:
+            rating = known.get(seat["seat"], _NO_RATING)
+            seat["rating"] = rating["rating"]
+            seat["rating_change"] = rating["rating_change"]
+            seat["rating_reason"] = rating["rating_reason"]
+    return state
+
+
+_NO_RATING: SeatRating = {"rating": None, "rating_change": None, "rating_reason": None}
 
 
 def game_get(game_id: int) -> Game:
@@ -253,7 +301,8 @@ class FinishedGame:
     finished_at: datetime
     winners: list[int]
     every_player_moved: bool
-    """False when the game ended (resignation, timeout) before each seat had played once."""
+    """False when the game ended (resignation, timeout) before each seat had played once: the
+    outcome's ``aborted``."""
     outcome: GameOutcome
     """Who beat whom: the one place results are decided (``games.engine.outcome``)."""
     participants: list[Participant] = field(default_factory=list)
@@ -262,7 +311,7 @@ class FinishedGame:
 
 def finished_game(game: Game) -> FinishedGame:
     seats = game_seats(game)
-    moved = set(game.turns.values_list("seat", flat=True))
+    outcome = outcome_of(game, seats)
     assert game.finished_at is not None
     return FinishedGame(
         game_id=game.pk,
@@ -272,8 +321,8 @@ def finished_game(game: Game) -> FinishedGame:
         end_reason=game.end_reason,
         finished_at=game.finished_at,
         winners=list(game.winners),
-        every_player_moved=all(s.seat in moved for s in seats),
-        outcome=outcome_of(game, seats),
+        every_player_moved=not outcome.aborted,
+        outcome=outcome,
         participants=[
             Participant(
                 seat=s.seat,

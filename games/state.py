@@ -44,6 +44,22 @@ class SeatState(TypedDict):
     resigned: bool
     """Out of the game: resigned or timed out (``out_reason`` says which)."""
     out_reason: OutReason | None
+    rating: NotRequired[int | None]
+    """The person's rating in the game's pool (before the game once it is rated); None for a
+    bot or an empty seat. In the game page and ``GET /api/games/{id}/``, not in socket frames."""
+    rating_change: NotRequired[int | None]
+    """After the end: how much the game moved the rating (0 or more either way); None while the
+    game runs or when it did not count (``rating_reason`` says why)."""
+    rating_reason: NotRequired[str | None]
+    """After the end: ``rated``, ``hint``, ``casual``, ``aborted`` or ``too_few_rated_players``."""
+
+
+class SeatRating(TypedDict):
+    """What the ratings app tells the game state of one seat (``games.selectors``)."""
+
+    rating: int | None
+    rating_change: int | None
+    rating_reason: str | None
 
 
 class Supply(TypedDict):
@@ -65,6 +81,8 @@ class ResultState(TypedDict):
     winners: list[int]
     scores: list[int]
     team_scores: list[int] | None
+    aborted: NotRequired[bool]
+    """Ended before every seat had played a turn: nobody won (``GameOutcome.aborted``)."""
 
 
 class GameState(TypedDict):

@@ -140,7 +140,7 @@ def _game_or_404(game_id: int) -> Game:
 
 def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     seats = selectors.game_seats(game)
-    state = selectors.game_state(game, seats)
+    state = selectors.game_state(game, seats, ratings=True)
     user = request.user
     mine = game.seat_of(user, seats)
     marks = recent_marks(state, mine.seat if mine else None)
@@ -151,7 +151,10 @@ def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "turn_time": turn_time_label(game.turn_seconds),
         "turns": [{**turn, "name": names.get(turn["seat"], "")} for turn in state["turns"]],
         "my_seat": mine.seat if mine else None,
-        "seats": [_seat_view(s, game, mine) for s in seats],
+        "seats": [
+            _seat_view(s, game, mine, seen, state["result"]["winners"] if state["result"] else [])
+            for s, seen in zip(seats, state["seats"], strict=True)
+        ],
         "team_scores": selectors.team_scores(game, seats),
         "columns": COLUMNS,
         "board_rows": board_rows(state["board"], marks),
@@ -177,11 +180,6 @@ def recent_marks(state: GameState, my_seat: int | None) -> dict[str, int]:
         for turn in turns[start:]
         for placement in turn["move"].split()
     }
-
-
-def is_aborted(game: Game) -> bool:
-    """A game that ended (resigned, timed out) before anyone played a turn has no winner."""
-    return game.status == Game.Status.FINISHED and game.ply == 0
 
 
 def board_rows(
@@ -211,7 +209,9 @@ def seat_name(seat: Seat) -> str:
     return bots.get(seat.bot_level, _("Waiting for a player…"))
 
 
-def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:
+def _seat_view(
+    seat: Seat, game: Game, mine: Seat | None, state_seat: Mapping[str, Any], winners: Sequence[int]
+) -> dict[str, Any]:
     return {
         "seat": seat.seat,
         "name": seat_name(seat),
@@ -224,9 +224,8 @@ def _seat_view(seat: Seat, game: Game, mine: Seat | None) -> dict[str, Any]:
         "hinted": seat.hinted,
         "out_reason": seat.get_out_reason_display() if seat.out_reason else "",
         "to_move": game.status == Game.Status.ACTIVE and game.to_move == seat.seat,
-        "winner": game.status == Game.Status.FINISHED
-        and seat.seat in game.winners
-        and not is_aborted(game),
+        "winner": game.status == Game.Status.FINISHED and seat.seat in winners,
+        "rating": state_seat.get("rating"),
     }
 
 
@@ -292,7 +291,15 @@ def client_strings() -> dict[str, Any]:
         "clock_of": _("Time left for %(name)s"),
         "points_for": _("%(name)s +%(points)s"),
         "link_copied": _("Link copied."),
-        "aborted": _("Aborted: no turn was played, so nobody won."),
+        "aborted": _("Aborted: the game ended before every player had moved, so nobody won."),
+        "rating": _("Rating"),
+        "rating_change": _("Rating %(before)s → %(after)s (%(change)s)"),
+        "rating_reasons": {
+            "hint": _("not counted: asked for a hint"),
+            "casual": _("not counted: casual game"),
+            "too_few_rated_players": _("not counted: fewer than two people in the game"),
+            "aborted": _("not counted: the game ended before everyone had moved"),
+        },
         "hint_shown": _("Hint: %(move)s scores %(points)s."),
         "hint_none": _("The engine found no scoring turn for you."),
         "resign_confirm": _("Resign this game? You cannot come back to it."),

@@ -33,12 +33,36 @@ MAX_MOVES = 200
 
 
 class BoardInputError(ValueError):
-    """Input the board cannot use; ``cell`` names the offending cell when there is one."""
+    """Input the board cannot use; ``cell`` names the offending cell when there is one. ``code``
+    and ``params`` say it in any language (``learn.messages``): the engine's code, or one of the
+    board's own (``learn.messages.BOARD_CODES``); ``turn``/``move``: the line's turn at fault.
+    Plain data throughout, so it crosses the engine pool's process boundary whole."""
 
-    def __init__(self, message: str, cell: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        cell: str | None = None,
+        code: str = "",
+        params: dict[str, Any] | None = None,
+        turn: int | None = None,
+        move: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.cell = cell
+        self.code = code
+        self.params = dict(params or {})
+        self.turn = turn
+        self.move = move
+
+    def __reduce__(self) -> Any:
+        args = (self.message, self.cell, self.code, self.params, self.turn, self.move)
+        return (type(self), args)
+
+    @classmethod
+    def of(cls, exc: EngineError, **where: Any) -> BoardInputError:
+        cell = exc.cell if isinstance(exc, (IllegalMoveError, SetupError)) else None
+        return cls(str(exc), cell, exc.code, exc.params, **where)
 
 
 def read_record(data: dict[str, Any]) -> GameRecord:
@@ -48,7 +72,7 @@ def read_record(data: dict[str, Any]) -> GameRecord:
     elif "position" in data and data["position"] is not None:
         position = data["position"]
         if not isinstance(position, dict):
-            raise BoardInputError("position must be an object")
+            raise BoardInputError("position must be an object", code="position_not_object")
         setup = {k: position[k] for k in ("board", "to_move", "supply", "scores") if k in position}
         raw = {
             "players": position.get("players", 2),
@@ -57,20 +81,26 @@ def read_record(data: dict[str, Any]) -> GameRecord:
             "moves": [],
         }
     else:
-        raise BoardInputError("send a game record as 'record' or a position as 'position'")
+        raise BoardInputError(
+            "send a game record as 'record' or a position as 'position'", code="no_record"
+        )
     try:
         record = GameRecord.from_json(raw)
-    except SetupError as exc:
-        raise BoardInputError(str(exc), exc.cell) from None
     except EngineError as exc:
-        raise BoardInputError(str(exc)) from None
+        raise BoardInputError.of(exc) from None
     if len(record.moves) > MAX_MOVES:
-        raise BoardInputError(f"a line has at most {MAX_MOVES} turns")
+        raise BoardInputError(
+            f"a line has at most {MAX_MOVES} turns",
+            code="too_many_turns",
+            params={"max": MAX_MOVES},
+        )
     if record.setup:
         try:
             check_setup(record.start())
         except SetupError as exc:
-            raise BoardInputError(f"impossible setup: {exc}", exc.cell) from None
+            raise BoardInputError(
+                f"impossible setup: {exc}", exc.cell, "impossible_setup", {"error": str(exc)}
+            ) from None
     return record
 
 
@@ -98,7 +128,13 @@ def line_states(record: GameRecord) -> dict[str, Any]:
             points = pos.play(move)
         except EngineError as exc:
             cell = exc.cell if isinstance(exc, IllegalMoveError) else None
-            error = {"turn": index, "message": str(exc), "cell": cell}
+            error = {
+                "turn": index,
+                "message": str(exc),
+                "cell": cell,
+                "code": exc.code,
+                "params": exc.params,
+            }
             break
         turns.append({"move": str(pos.history[-1].turn), "seat": seat, "points": list(points)})
         states.append(_state(pos))
@@ -117,9 +153,7 @@ def position_after(record: GameRecord) -> Position:
     played = replay(record)
     if played.error is not None and played.error_turn is not None:
         index = played.error_turn
-        raise BoardInputError(
-            f"turn {index + 1} ({record.moves[index]}): {played.error}", played.error.cell
-        )
+        raise BoardInputError.of(played.error, turn=index, move=record.moves[index])
     return played.position
 
 
@@ -128,15 +162,13 @@ def turn_in_progress(record: GameRecord, move: str) -> dict[str, Any]:
     the most a legal turn starting with them scores, and whether they are a whole legal turn."""
     pos = position_after(record)
     if pos.to_move is None:
-        raise BoardInputError("the game is over: no turn can follow")
+        raise BoardInputError("the game is over: no turn can follow", code="game_over")
     seat = pos.to_move
     try:
         turn = Turn.parse(move)
         reach = turn_reach(pos, turn)
-    except IllegalMoveError as exc:
-        raise BoardInputError(str(exc), exc.cell) from None
     except EngineError as exc:
-        raise BoardInputError(str(exc)) from None
+        raise BoardInputError.of(exc) from None
     complete = (reach.end is not None or len(turn) == 3) and reach.points[seat - 1] >= 1
     return {
         "seat": seat,
@@ -183,12 +215,14 @@ def decode_record(text: str) -> dict[str, Any]:
     and so is text longer than MAX_LINK_CHARS or JSON nested deeper than any record (a deep
     value would overflow the stack wherever it is walked later)."""
     if len(text) > MAX_LINK_CHARS:
-        raise BoardInputError("the link does not hold a readable game record")
+        raise BoardInputError("the link does not hold a readable game record", code="bad_link")
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         data = safejson.loads(raw.decode())
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise BoardInputError("the link does not hold a readable game record") from None
+        raise BoardInputError(
+            "the link does not hold a readable game record", code="bad_link"
+        ) from None
     if not isinstance(data, dict):
-        raise BoardInputError("the link does not hold a readable game record")
+        raise BoardInputError("the link does not hold a readable game record", code="bad_link")
     return data

@@ -45,6 +45,14 @@ def bot_games(count: int, seed: int, players: Sequence[int]) -> list[BotGame]:
     return games
 
 
+def pool_game(seed: int) -> BotGame:
+    """The pool's game of ``seed``: 2, 3 or 4 players, either variant, drawn from the seed."""
+    rng = random.Random(seed * 7919)
+    n = rng.choice((2, 2, 3, 3, 4))
+    variant = rng.choice(("standard", "standard", "classic"))
+    return BotGame(seed, n, variant, tuple(rng.choice(LEVELS) for _ in range(n)))
+
+
 def play(game: BotGame) -> dict[str, Any]:
     """Play a bot game to its end; returns its record."""
     rng = random.Random(game.seed)

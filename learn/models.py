@@ -134,3 +134,15 @@ class ScannedGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}: {self.puzzles}"
+
+
+class PoolGame(models.Model):
+    """A bot-against-bot game played for the puzzle pool (``services.puzzle_pool_top_up``),
+    by its seed: the next run plays the next seed, never one already played."""
+
+    seed = models.PositiveBigIntegerField(unique=True)
+    puzzles = models.PositiveSmallIntegerField(default=0)
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"seed {self.seed}: {self.puzzles}"

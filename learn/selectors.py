@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Case, Count, Exists, OuterRef, QuerySet, Value, When
 
 from games.engine import Position
 from games.models import Analysis, Game
@@ -59,6 +59,27 @@ def puzzles_filtered(
     return puzzles
 
 
+def puzzle_list(
+    *,
+    user: User | AnonymousUser | None = None,
+    theme: str | None = None,
+    difficulty: int | None = None,
+) -> QuerySet[Puzzle]:
+    """Puzzles for the list, easiest first; each with ``mine``: the reader's best result on it
+    (2 solved, 1 tried, 0 not yet; always 0 signed out). Nothing of the answers."""
+    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty).order_by("rating", "id")
+    if user is not None and user.is_authenticated:
+        rows = PuzzleAttempt.objects.filter(puzzle=OuterRef("pk"), user=user)
+        return puzzles.annotate(
+            mine=Case(
+                When(Exists(rows.filter(solved=True)), then=Value(2)),
+                When(Exists(rows), then=Value(1)),
+                default=Value(0),
+            )
+        )
+    return puzzles.annotate(mine=Value(0))
+
+
 def puzzle_next(
     *,
     user: User | AnonymousUser | None = None,
@@ -100,3 +121,20 @@ def games_awaiting_puzzles(*, limit: int = 10) -> list[int]:
 
 def puzzle_counts() -> dict[str, Any]:
     return {"total": Puzzle.objects.count()}
+
+
+BANDS = {"easy": (1, 2), "medium": (3,), "hard": (4, 5)}
+"""The pool's difficulty bands (difficulty 1–5)."""
+
+
+def band(difficulty: int) -> str:
+    return next((name for name, levels in BANDS.items() if difficulty in levels), "hard")
+
+
+def pool_waiting() -> dict[str, int]:
+    """The waiting puzzles (tried by nobody yet) of each difficulty band."""
+    counts = dict.fromkeys(BANDS, 0)
+    rows = Puzzle.objects.filter(attempts=0).values_list("difficulty").annotate(n=Count("id"))
+    for difficulty, n in rows:
+        counts[band(difficulty)] += n
+    return counts

@@ -17,11 +17,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError, IllegalMoveError
+from games.engine_messages import engine_error_message
 from games.models import Analysis, Game
 from games.selectors import game_record
-from learn.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
+from learn.models import (
+    DailyPuzzle,
+    PoolGame,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePlayer,
+    ScannedGame,
+)
 from learn.puzzles import PuzzleCandidate, find_puzzles, solves
-from learn.selectors import puzzle_position
+from learn.selectors import band, games_awaiting_puzzles, pool_waiting, puzzle_position
 from siesta_site import engine_budget
 from siesta_site.errors import ApplicationError, ErrorKind
 
@@ -38,13 +46,15 @@ class PuzzleError(ApplicationError):
 
     kind = ErrorKind.INVALID
 
-    def __init__(self, message: str, cell: str | None = None) -> None:
+    def __init__(self, message: str, cell: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.cell = cell
+        self.code = code
 
     @property
     def extra(self) -> dict[str, Any]:
-        return {"cell": self.cell}
+        """The cell at fault and, when the engine refused the turn, its code (as the game's)."""
+        return {"cell": self.cell, **({"code": self.code} if self.code else {})}
 
 
 class PuzzleNotFound(PuzzleError):
@@ -122,6 +132,61 @@ def puzzles_from_game(*, game_id: int) -> int | None:
     return created
 
 
+# -- the pool ---------------------------------------------------------------------------------
+
+POOL_SEED_BASE = 1_000_000
+"""Pool games are seeded from here on (``make_puzzles`` starts at 1), one seed per game."""
+
+
+@dataclass(frozen=True)
+class TopUp:
+    """What one top-up run did: games searched (site and bot), puzzles stored, and the waiting
+    puzzles after it."""
+
+    site_games: int = 0
+    bot_games: int = 0
+    created: int = 0
+    waiting: int = 0
+
+
+def puzzle_pool_top_up(*, target: int, games: int) -> TopUp:
+    """Add puzzles until ``target`` are waiting (untried by anyone), at most ``games`` games of
+    engine work per run: first the analysed finished games of the site not searched yet, then
+    bot-against-bot games on new seeds. A puzzle whose difficulty band already holds half the
+    target is left out, so the pool spreads over easy, medium and hard (``selectors.BANDS``)."""
+    from learn import generate
+
+    waiting = pool_waiting()
+    if sum(waiting.values()) >= target:
+        return TopUp(waiting=sum(waiting.values()))
+    site = bots = created = 0
+    for game_id in games_awaiting_puzzles(limit=games):
+        created += puzzles_from_game(game_id=game_id) or 0
+        site += 1
+    cap = -(-target // 2)
+    while site + bots < games and sum(pool_waiting().values()) < target:
+        last = PoolGame.objects.order_by("-seed").values_list("seed", flat=True).first()
+        seed = max(POOL_SEED_BASE, (last or 0) + 1)
+        game = generate.pool_game(seed)
+        _game, record, candidates = generate.search(game)
+        bots += 1
+        made = 0
+        waiting = pool_waiting()
+        for data in candidates:
+            candidate = PuzzleCandidate(**data)
+            level = band(candidate.difficulty)
+            if waiting[level] >= cap:
+                continue
+            _puzzle, new = puzzle_create(
+                candidate=candidate, source_record=record, source_label=game.label
+            )
+            made += new
+            waiting[level] += new
+        PoolGame.objects.get_or_create(seed=seed, defaults={"puzzles": made})
+        created += made
+    return TopUp(site, bots, created, sum(pool_waiting().values()))
+
+
 # -- solving ------------------------------------------------------------------------------------
 
 
@@ -183,10 +248,9 @@ def puzzle_attempt_make(
         # A check is one turn played, not a search: it runs here, charged its CPU time.
         with engine_budget.spending(budget) if budget else contextlib.nullcontext():
             points, solved = solves(pos, move, puzzle.best_points)
-    except IllegalMoveError as exc:
-        raise PuzzleError(str(exc), exc.cell) from None
-    except EngineError as exc:
-        raise PuzzleError(str(exc)) from None
+    except EngineError as exc:  # in the reader's language, as the game page says it
+        cell = exc.cell if isinstance(exc, IllegalMoveError) else None
+        raise PuzzleError(engine_error_message(exc), cell, exc.code or None) from None
     text = " ".join(move.upper().split())
     return _result_record(puzzle, user, seen, text, points, solved, gave_up=False)
 

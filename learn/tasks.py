@@ -1,13 +1,16 @@
 """Celery tasks of the learn app. Thin: they take ids and call services.
 
 ``puzzles_from_analysed_games`` runs periodically (``CELERY_BEAT_SCHEDULE``; in-process under
-``make run``): it searches every analysed finished game once for puzzles."""
+``make run``): it searches every analysed finished game once for puzzles. ``puzzle_pool_top_up``
+(queue ``analyses``) tops the pool up from them and bot games until SIESTA_PUZZLE_POOL wait."""
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from learn.selectors import games_awaiting_puzzles
+from learn.services import puzzle_pool_top_up as top_up
 from learn.services import puzzles_from_game as search
 
 BATCH = 10
@@ -26,3 +29,11 @@ def puzzles_from_analysed_games() -> int:
     for game_id in games_awaiting_puzzles(limit=BATCH):
         created += search(game_id=game_id) or 0
     return created
+
+
+@shared_task  # type: ignore[untyped-decorator]
+def puzzle_pool_top_up() -> int:
+    """Periodic: keep SIESTA_PUZZLE_POOL puzzles waiting, a few games of engine work per run."""
+    return top_up(
+        target=settings.SIESTA_PUZZLE_POOL, games=settings.SIESTA_PUZZLE_POOL_GAMES
+    ).created

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -92,6 +94,7 @@ def learn_strings() -> dict[str, Any]:
             ),
             "practice": _("Practice: you already have a result here, your rating stays."),
             "throttled": _("Too many requests: wait a moment."),
+            "themes": _("Themes: %(themes)s"),
         },
     }
 
@@ -189,6 +192,11 @@ def puzzle_next(request: HttpRequest) -> HttpResponse:
     return redirect(f"{url}?{query}" if query else url)
 
 
+def theme_names(puzzle: Puzzle) -> list[str]:
+    """The puzzle's themes in the reader's language (shown only once it has a result)."""
+    return [str(THEME_NAMES.get(t, t)).capitalize() for t in puzzle.theme_list]
+
+
 DONE_KEY = "puzzles_done"
 """The session's puzzles with a result (an attempt or a give-up, signed in or out): later
 results on them are practice, even after signing in (their answer may have been shown)."""
@@ -248,12 +256,36 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         {
             **_page_board(),
             "puzzle": puzzle,
-            "themes": [THEME_NAMES.get(t, t) for t in puzzle.theme_list],
+            # The themes give the answer away: shown once the reader has a result here.
+            "themes": theme_names(puzzle) if state["practice"] else [],
             "state": state,
             "strings": learn_strings(),
             "is_daily": is_daily,
             "player": selectors.puzzle_player(request.user),
             "seats": range(1, puzzle.players + 1),
+        },
+    )
+
+
+LIST_PAGE = 30
+
+
+@require_GET
+def puzzle_list(request: HttpRequest) -> HttpResponse:
+    """``/puzzles/list/?theme=&difficulty=&page=``: every puzzle, by theme and difficulty, with
+    the reader's result on each; no solution (and no theme but the one chosen)."""
+    filters = _filters(request)
+    pages = Paginator(selectors.puzzle_list(user=request.user, **filters), LIST_PAGE)
+    page = pages.get_page(request.GET.get("page"))
+    return render(
+        request,
+        "learn/puzzle_list.html",
+        {
+            "page": page,
+            "filters": filters,
+            "themes": [(code, str(name).capitalize()) for code, name in THEME_NAMES.items()],
+            "difficulties": range(1, 6),
+            "query": urlencode({k: v for k, v in filters.items() if v}),
         },
     )
 

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,6 +17,7 @@ from rest_framework.views import APIView
 
 from ratings import selectors
 from ratings.models import Pool, Rating, Reason, Result
+from siesta_site.api.pagination import PageNumberPagination
 from siesta_site.api.serializers import ErrorSerializer
 
 
@@ -40,14 +40,20 @@ def _mode_parameter(*, description: str) -> OpenApiParameter:
 
 def _bad_mode(value: str) -> Response:
     return Response(
-        {"error": _("Unknown mode %(mode)s: use ffa or teams.") % {"mode": value}},
+        {
+            "error": _("Unknown mode %(mode)s: use ffa or teams.") % {"mode": value},
+            "code": "invalid",
+        },
         status=status.HTTP_400_BAD_REQUEST,
     )
 
 
 def _no_player(username: str) -> Response:
     return Response(
-        {"error": _("There is no player %(username)s.") % {"username": username}},
+        {
+            "error": _("There is no player %(username)s.") % {"username": username},
+            "code": "not_found",
+        },
         status=status.HTTP_404_NOT_FOUND,
     )
 
@@ -105,6 +111,8 @@ class LeaderboardApi(APIView):
     )
     def get(self, request: Request) -> Response:
         mode = request.query_params.get("mode")
+        if mode == "":  # the schema's enum has no empty value
+            return _bad_mode(mode)
         try:
             pool = selectors.pool_parse(mode)
         except ValueError:
@@ -148,6 +156,8 @@ class UserRatingsApi(APIView):
     )
     def get(self, request: Request, username: str) -> Response:
         mode = request.query_params.get("mode")
+        if mode == "":  # the schema's enum has no empty value
+            return _bad_mode(mode)
         try:
             pool = selectors.pool_parse(mode, default="")
         except ValueError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,9 +14,9 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Coalesce, Rank
 
 from games.engine import GameOutcome, SeatResult
-from games.models import Seat
+from games.models import Game, Seat
 from games.selectors import game_list, game_state
-from games.state import GameState
+from games.state import GameState, SeatRating
 from ratings import elo
 from ratings.models import Pool, Rating, RatingChange, Reason
 
@@ -343,3 +344,36 @@ def rating_chart(*, user: User, pool: str) -> Chart | None:
     return chart_layout(
         [(elo.START_RATING, None, None), *rows], pool=pool, label=str(Pool(pool).label)
     )
+
+
+def game_seat_ratings(game: Game, seats: Sequence[Seat]) -> dict[int, SeatRating]:
+    """Each person's rating in the game's pool, for the game state (``games.selectors``). Once
+    the game is rated: the rating it started from, the change (rounded as the pages show
+    ratings) and the reason it counted or not. A rating not yet earned reads 1500."""
+    people = {s.seat: s.user_id for s in seats if s.user_id and not s.bot_level}
+    if not people:
+        return {}
+    pool = Pool.TEAMS if game.mode == Pool.TEAMS else Pool.FFA
+    changes = {
+        c.user_id: c
+        for c in RatingChange.objects.filter(game_id=game.pk, pool=pool)
+        if game.status == Game.Status.FINISHED
+    }
+    ratings = dict(
+        Rating.objects.filter(user_id__in=people.values(), pool=pool).values_list(
+            "user_id", "rating"
+        )
+    )
+    found: dict[int, SeatRating] = {}
+    for seat, user_id in people.items():
+        change = changes.get(user_id)
+        if change is None:
+            rating = round(ratings.get(user_id, elo.START_RATING))
+            found[seat] = {"rating": rating, "rating_change": None, "rating_reason": None}
+            continue
+        found[seat] = {
+            "rating": round(change.before),
+            "rating_change": round(change.after) - round(change.before) if change.counted else None,
+            "rating_reason": change.reason,
+        }
+    return found

@@ -278,11 +278,13 @@ STORAGES = {
 
 # API
 REST_FRAMEWORK = {
+    # The token first: a bad or missing token is a 401 (with `WWW-Authenticate: Token`) on
+    # every view, as on SiestaApi's, not the 403 DRF answers when the session comes first.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "siesta_site.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     # Bodies nested deeper than any request of the API are a 400, not a RecursionError.
     "DEFAULT_PARSER_CLASSES": ["siesta_site.safejson.JSONParser"],
@@ -339,6 +341,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A field that refuses "" says so (minLength 1), as the server does.
+    "ENFORCE_NON_BLANK_FIELDS": True,
+    # The error answers every operation may give (400, 401, 404: siesta_site/api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "siesta_site.api.schema.document_errors",
+    ],
     # One name per choice set shared by several fields (and apps), so the schema stays unambiguous.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
@@ -411,6 +420,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 5.0},
     "expire-open-games": {"task": "games.tasks.expire_open_games", "schedule": 60.0},
     "puzzles-from-games": {"task": "learn.tasks.puzzles_from_analysed_games", "schedule": 60.0},
+    "puzzle-pool": {"task": "learn.tasks.puzzle_pool_top_up", "schedule": 300.0},
     # Quick pairing: widen ranges, fill bots, expire seeks and challenges (also run on each seek).
     "match-seeks": {"task": "social.tasks.match_seeks", "schedule": 3.0},
 }
@@ -429,6 +439,7 @@ SIESTA_TASK_QUEUES = {
     "tournaments.tasks.sweep": "periodic",
     "tournaments.tasks.game_ended": "periodic",
     "learn.tasks.puzzles_from_analysed_games": "periodic",
+    "learn.tasks.puzzle_pool_top_up": "analyses",
     "social.tasks.match_seeks": "periodic",
 }
 # A broker that is down must not hold up the request that enqueues after its commit for long:
@@ -478,6 +489,10 @@ SIESTA_ENGINE_BUDGET = env.float("SIESTA_ENGINE_BUDGET", default=6.0)
 SIESTA_ENGINE_BUDGET_WINDOW = env.float("SIESTA_ENGINE_BUDGET_WINDOW", default=60.0)
 SIESTA_ENGINE_POOL = env.bool("SIESTA_ENGINE_POOL", default=True)
 SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=1)
+# The puzzle pool (learn.tasks.puzzle_pool_top_up, every 5 minutes): keep this many puzzles
+# untried by anyone, playing at most SIESTA_PUZZLE_POOL_GAMES games (about 5 s each) per run.
+SIESTA_PUZZLE_POOL = env.int("SIESTA_PUZZLE_POOL", default=300)
+SIESTA_PUZZLE_POOL_GAMES = env.int("SIESTA_PUZZLE_POOL_GAMES", default=3)
 SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
 SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
 SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)

@@ -17,6 +17,7 @@ from games.selectors import game_or_not_found
 from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
+from siesta_site.api.fields import StrictBooleanField
 from siesta_site.throttling import SeekThrottle
 from social import presence, services
 from social.services import RATING_RANGES
@@ -26,7 +27,7 @@ NEEDS_USER = {"e401": "No credentials, or a bad token.", "e403": "A session sent
 
 class _Settings(serializers.Serializer[Any]):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.STANDARD)
-    rated = serializers.BooleanField(default=True)
+    rated = StrictBooleanField(default=True)
     turn_seconds = serializers.IntegerField(
         min_value=Game.MIN_TURN_SECONDS,
         max_value=Game.MAX_TURN_SECONDS,
@@ -45,7 +46,7 @@ class SeekInputSerializer(_Settings):
         default=None,
         help_text="Rating difference accepted at first (it widens as the seek waits); null: any.",
     )
-    bot_fill = serializers.BooleanField(
+    bot_fill = StrictBooleanField(
         default=False, help_text="Bots may take the seats nobody took after 30 s."
     )
 

@@ -8,6 +8,8 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from games.models import TURN_TIME_CHOICES, Game
+
 
 def together_strings() -> dict[str, Any]:
     """Placeholders are ``%(name)s``, filled in by the scripts."""
@@ -32,6 +34,12 @@ def together_strings() -> dict[str, Any]:
         "next_game_opening": _("opening in %(seconds)s s"),
         "go_to_game": _("Go to your game"),
         "stay": _("Stay here"),
+        # A challenge's settings: the variant's name and the turn time in words.
+        "variants": dict(Game.Variant.choices),
+        "turn_times": {str(seconds): label for seconds, label in TURN_TIME_CHOICES},
+        "minutes": _("%(count)s min"),
+        "seconds": _("%(count)s s"),
+        "days": _("%(count)s d"),
     }
 
 

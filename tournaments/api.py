@@ -18,6 +18,7 @@ from games.models import Game
 from games.services import NotFound
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
+from siesta_site.api.fields import StrictBooleanField
 from siesta_site.throttling import TournamentCreateThrottle
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament, Visibility
@@ -220,10 +221,11 @@ class TournamentListCreateApi(SiestaApi):
         responses={200: TournamentSerializer(many=True), **error_responses(e400="Unknown status.")},
     )
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         tournaments = selectors.tournaments_listed(viewer=request.user, **filters.validated_data)
-        tournaments = tournaments.select_related("created_by")
+        # "Newest first" (API.md): the most recently created first.
+        tournaments = tournaments.select_related("created_by").order_by("-created_at", "-id")
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(tournaments, request, view=self) or []
         return paginator.get_paginated_response([_shape(t, request) for t in page])
@@ -257,7 +259,7 @@ class TournamentListCreateApi(SiestaApi):
 
 @extend_schema_serializer(component_name="TournamentChange")
 class ChangeSerializer(TournamentListCreateApi.InputSerializer):
-    featured = serializers.BooleanField(required=False, help_text="Staff only.")
+    featured = StrictBooleanField(required=False, help_text="Staff only.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, partial=True, **kwargs)

@@ -24,6 +24,23 @@ class SeatSerializer(serializers.Serializer[Any]):
     hinted = serializers.BooleanField(help_text="Asked for a hint in this game.")
     resigned = serializers.BooleanField(help_text="Out of the game (resigned or timed out).")
     out_reason = serializers.ChoiceField(choices=Seat.OutReason.choices, allow_null=True)
+    rating = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="The person's rating in the game's pool (before the game once rated); null for "
+        "a bot or a free seat. In GET /api/games/{id}/ and the game page, not in socket frames.",
+    )
+    rating_change = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="After the end: the change to the rating; null while playing or when the game "
+        "did not count for this person.",
+    )
+    rating_reason = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="After the end: rated, hint, casual, aborted or too_few_rated_players.",
+    )
 
 
 class SupplySerializer(serializers.Serializer[Any]):
@@ -45,6 +62,11 @@ class ResultSerializer(serializers.Serializer[Any]):
     winners = serializers.ListField(child=serializers.IntegerField(), help_text="Seats.")
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     team_scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    aborted = serializers.BooleanField(
+        required=False,
+        help_text="Ended before every player had moved (the engine's GameOutcome.aborted): no "
+        "winners, no rating change.",
+    )
 
 
 class GameSerializer(serializers.Serializer[Any]):

@@ -20,6 +20,7 @@ from games.models import Game, Seat
 from games.state import GameState
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
+from siesta_site.api.fields import StrictBooleanField
 from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 
 
@@ -62,7 +63,7 @@ class GameListCreateApi(SiestaApi):
         variant = serializers.ChoiceField(
             choices=Game.Variant.choices, default=Game.Variant.STANDARD
         )
-        rated = serializers.BooleanField(default=True)
+        rated = StrictBooleanField(default=True)
         turn_seconds = serializers.IntegerField(
             min_value=Game.MIN_TURN_SECONDS,
             max_value=Game.MAX_TURN_SECONDS,
@@ -82,7 +83,7 @@ class GameListCreateApi(SiestaApi):
         responses={200: GameSerializer(many=True), **error_responses(e400="Unknown status.")},
     )
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         games = selectors.game_list(**filters.validated_data)
         paginator = self.pagination_class()
@@ -120,7 +121,7 @@ class GameDetailApi(SiestaApi):
         responses={200: GameSerializer, **error_responses(**NO_GAME)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(_game_state(game_id))
+        return Response(selectors.game_state(selectors.game_or_not_found(game_id), ratings=True))
 
 
 class GameJoinApi(SiestaApi):
@@ -295,7 +296,7 @@ class GameRecordApi(SiestaApi):
         responses={200: OutputSerializer, **error_responses(**NO_GAME)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        options = self.FilterSerializer(data=request.query_params)
+        options = self.FilterSerializer(data=request.query_params.dict())
         options.is_valid(raise_exception=True)
         response = Response(selectors.game_record(selectors.game_or_not_found(game_id)))
         if options.validated_data["download"]:

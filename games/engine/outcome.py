@@ -19,6 +19,16 @@ being the sum of its members'. Teammates are not opponents.
 >>> teams = GameOutcome.of([10, 5, 3, 3], teams=[1, 2, 1, 2])
 >>> teams.winners, teams.team_scores, teams.points(2)
 ([1, 3], {1: 13, 2: 8}, 0.0)
+
+A game that ended (a resignation, a timeout) before every seat had played a turn is *aborted*:
+it shows no winner and changes no rating. This is the site's one definition of it: the game page,
+the API's ``result`` (``aborted``, empty ``winners``) and the ratings all ask
+:attr:`GameOutcome.aborted`. ``winners`` and the duels stay the standing at the end, which a
+tournament scores (a player who resigns before moving forfeits the pairing).
+
+>>> aborted = GameOutcome.of([3, 0], out=[2], moved=[1])
+>>> aborted.aborted, aborted.shown_winners, aborted.winners
+(True, [], [1])
 """
 
 from __future__ import annotations
@@ -49,6 +59,8 @@ class SeatResult:
     out: bool = False
     """Resigned, timed out or forfeited."""
     team: int | None = None
+    moved: bool = True
+    """Played at least one turn."""
     forfeit: bool = False
     """Missed its first turn in a tournament game: out, and the game is not rated."""
 
@@ -78,10 +90,13 @@ class GameOutcome:
         *,
         out: Iterable[int] = (),
         teams: Sequence[int] | None = None,
+        moved: Iterable[int] | None = None,
     ) -> GameOutcome:
         """Seats 1..n with these scores; ``out`` the seats that resigned or timed out;
-        ``teams`` each seat's team (1 or 2) in a team game."""
+        ``teams`` each seat's team (1 or 2) in a team game; ``moved`` the seats that played a
+        turn (every seat when not given)."""
         gone = set(out)
+        played = None if moved is None else set(moved)
         return cls(
             tuple(
                 SeatResult(
@@ -89,6 +104,7 @@ class GameOutcome:
                     score=score,
                     out=number in gone,
                     team=teams[number - 1] if teams is not None else None,
+                    moved=played is None or number in played,
                 )
                 for number, score in enumerate(scores, start=1)
             )
@@ -165,6 +181,18 @@ class GameOutcome:
 
     def verdict(self, number: int) -> Verdict:
         return verdict_of(self.duel(number, other) for other in self.opponents(number))
+
+    @property
+    def aborted(self) -> bool:
+        """The game ended before every seat had played a turn: nobody won, no rating moves. A
+        forfeit is not an abort: whoever showed beat the seat that missed its first turn (the
+        game is not rated all the same, :attr:`forfeits`)."""
+        return not self.forfeits and not all(s.moved for s in self.seats)
+
+    @property
+    def shown_winners(self) -> list[int]:
+        """The winners a result shows: none when the game was aborted."""
+        return [] if self.aborted else self.winners
 
     @property
     def winners(self) -> list[int]:

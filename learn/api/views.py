@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,7 +23,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from learn import board, services
-from learn.views import DONE_KEY, puzzle_done, source_links
+from learn.messages import board_error_message, translate_line
+from learn.views import DONE_KEY, puzzle_done, source_links, theme_names
 from siesta_site.api.base import SiestaApi
 from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 from siesta_site.engine_budget import request_ident, search
@@ -30,10 +37,22 @@ POSITION_HELP = (
 )
 
 
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class _ObjectField(serializers.JSONField):
+    """A JSON object (what the record and the position are; anything else is a 400)."""
+
+    default_error_messages = {"invalid": gettext_lazy("Must be a JSON object.")}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 @extend_schema_serializer(component_name="AnalysisInput")
 class PositionInputSerializer(serializers.Serializer[Any]):
-    record = serializers.JSONField(required=False, help_text=RECORD_HELP)
-    position = serializers.JSONField(required=False, help_text=POSITION_HELP)
+    record = _ObjectField(required=False, help_text=RECORD_HELP)
+    position = _ObjectField(required=False, help_text=POSITION_HELP)
 
 
 BAD_INPUT = OpenApiResponse(
@@ -67,9 +86,15 @@ class AnalysisApi(SiestaApi):
         args = [data.validated_data[field] for field in fields]
         try:
             record = board.read_record(data.validated_data)
-            return Response(search(request_ident(request), compute, record, *args))
+            result = search(request_ident(request), compute, record, *args)
         except board.BoardInputError as exc:
-            return Response({"error": exc.message, "cell": exc.cell}, status=400)
+            body = {
+                "error": board_error_message(exc),
+                "code": exc.code or "invalid",
+                "cell": exc.cell,
+            }
+            return Response(body, status=400)
+        return Response(translate_line(result) if compute is board.line_states else result)
 
 
 class AnalysisBestApi(AnalysisApi):
@@ -195,6 +220,12 @@ class PuzzleResultSerializer(serializers.Serializer[Any]):
     rating_after = serializers.FloatField(allow_null=True)
     puzzle_rating = serializers.FloatField()
     streak = serializers.IntegerField(allow_null=True)
+    themes = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="The puzzle's themes, in the reader's language; null after a wrong turn "
+        "(they would give the answer away).",
+    )
     source = serializers.DictField(  # type: ignore[assignment]
         allow_null=True,
         help_text='{"game": id|null, "ply", "url", "replay", "label"}; null after a wrong turn.',
@@ -234,6 +265,7 @@ class PuzzleApi(SiestaApi):
                 "puzzle_rating": puzzle.rating,
                 "streak": streak,
                 "source": source_links(puzzle) if shown else None,
+                "themes": theme_names(puzzle) if shown else None,
             }
         )
 

@@ -9,7 +9,8 @@
   field errors beside it, e.g. ``{"error": "username: ...", "username": ["..."]}``. Django's
   ``ValidationError`` raised by a service answers the same.
 - Any other DRF error (malformed JSON, missing credentials, unknown route method...) keeps DRF's
-  status and headers, with its ``detail`` as ``"error"``.
+  status and headers, with its ``detail`` as ``"error"`` and its code as ``"code"``.
+- Every body has ``"code"``: one shape, ``{"error", "code", ...}``, for every 4xx.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
@@ -43,7 +45,9 @@ def http_status(exc: ApplicationError) -> int:
 
 
 def application_error_body(exc: ApplicationError) -> dict[str, Any]:
-    return {"error": exc.message, **exc.extra}
+    """``{"error", "code", ...}``: ``code`` is the engine's when it refused a move, else the
+    error's kind (``invalid``, ``not_allowed``, ``not_found``, ``conflict``, ``too_many``)."""
+    return {"error": exc.message, "code": exc.kind.value, **exc.extra}
 
 
 def error_response(exc: ApplicationError) -> Response:
@@ -83,7 +87,7 @@ def validation_error_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     summary = (
         _("%(field)s: %(message)s") % {"field": field, "message": message} if field else message
     )
-    body: dict[str, Any] = {"error": summary}
+    body: dict[str, Any] = {"error": summary, "code": "invalid"}
     if isinstance(exc.detail, dict):
         body.update(exc.detail)
     return body
@@ -100,5 +104,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ValidationError):
         response.data = validation_error_body(exc)
     elif isinstance(response.data, dict) and "detail" in response.data:
-        response.data = {"error": str(response.data["detail"])}
+        response.data = {"error": str(response.data["detail"]), "code": _drf_code(exc)}
     return response
+
+
+def _drf_code(exc: Exception) -> str:
+    """The code of a DRF error: ``not_authenticated``, ``authentication_failed``,
+    ``permission_denied``, ``not_found``, ``method_not_allowed``, ``parse_error``,
+    ``unsupported_media_type``, ``not_acceptable``, ``throttled``..."""
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        if isinstance(codes, str):
+            return codes
+        return str(exc.default_code)
+    if isinstance(exc, Http404):
+        return "not_found"
+    return "not_allowed"  # Django's PermissionDenied, the only other error DRF answers

@@ -149,6 +149,8 @@ function start(section) {
   function renderTable() {
     const body = $("analysis-table").querySelector("tbody");
     body.replaceChildren();
+    // Each cell keeps its column's heading: on phones the rows become cards (analysis.css).
+    const labels = [...$("analysis-table").querySelectorAll("thead th")].map((th) => th.textContent);
     for (const player of analysis.players) {
       const row = document.createElement("tr");
       const name = document.createElement("th");
@@ -159,13 +161,16 @@ function start(section) {
       name.appendChild(chip);
       row.appendChild(name);
       const accuracy = percent.format(player.accuracy / 100);
-      for (const value of [player.points, player.available, player.missed_total, accuracy, player.hints]) {
+      const values = [player.points, player.available, player.missed_total, accuracy, player.hints];
+      values.forEach((value, index) => {
         const cell = document.createElement("td");
         cell.className = "number";
+        cell.dataset.label = labels[index + 1] || "";
         cell.textContent = value === undefined ? "" : value;
         row.appendChild(cell);
-      }
+      });
       const misses = document.createElement("td");
+      misses.dataset.label = labels[labels.length - 1] || "";
       const list = player.biggest_misses || [];
       if (!list.length) misses.textContent = words.no_miss;
       list.forEach((miss, index) => {

@@ -104,6 +104,12 @@ function main() {
     $("result-streak").textContent =
       result.streak !== null ? format(words.streak, { streak: result.streak }) : "";
     $("solution-text").textContent = format(words.solution, { move: result.solution });
+    // The themes come only with the answer: before it they would give it away.
+    const themes = $("result-themes");
+    themes.hidden = !(result.themes && result.themes.length);
+    themes.textContent = themes.hidden
+      ? ""
+      : format(words.themes, { themes: result.themes.join(", ") });
     if (result.gave_up) solution = result.solution;
     $("solution-text").hidden = !solution;
     $("solution-button").onclick = () => {

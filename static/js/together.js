@@ -188,9 +188,23 @@ function main() {
 
   const shownChallenges = new Set();
 
+  function variantName(key) {
+    return (S.variants && S.variants[key]) || key;
+  }
+
+  // A turn time in the page's words: the form's label, else days, minutes or seconds.
+  function turnTime(seconds) {
+    const label = S.turn_times && S.turn_times[String(seconds)];
+    if (label) return label;
+    if (seconds % 86400 === 0) return fill(S.days, { count: seconds / 86400 });
+    if (seconds % 60 === 0) return fill(S.minutes, { count: seconds / 60 });
+    return fill(S.seconds, { count: seconds });
+  }
+
   function challengeSettings(c) {
-    const minutes = c.turn_seconds >= 86400 ? c.turn_seconds / 86400 + " d" : c.turn_seconds + " s";
-    return [c.variant, minutes, c.rated ? S.rated : S.casual].join(" · ");
+    return [variantName(c.variant), turnTime(c.turn_seconds), c.rated ? S.rated : S.casual].join(
+      " · ",
+    );
   }
 
   function showChallenge(c, me) {

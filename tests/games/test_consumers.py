@@ -475,7 +475,9 @@ async def test_resigning_a_two_player_game_finishes_it_for_everyone(connect, tab
     game = states[0]["game"]
     assert game["status"] == "finished"
     assert game["result"]["end_reason"] == "resigned"
-    assert game["result"]["winners"] == [1]
+    # Resigned before every player had moved: aborted, so nobody won (GameOutcome.aborted).
+    assert game["result"]["aborted"] is True
+    assert game["result"]["winners"] == []
     assert game["seats"][1]["resigned"] is True
 
     await second.send_json_to({"type": "resign"})

@@ -115,12 +115,38 @@ def test_result_words_match_the_server_banner(run_board_js):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = make_game(users=[alice, bob])
     play_best_turn(game)
+    play_best_turn(game)  # both have moved: not aborted
     services.game_resign(game_id=game.pk, user=alice)
     state = game_state(game_get(game.pk))
     with translation.override("en"):
         strings = json.loads(json.dumps(client_strings(), default=str))
     words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
     assert words == {"headline": "Winner: bob", "reason": "The game is over: resignation."}
+
+
+@needs_node
+@pytest.mark.django_db
+def test_rating_words_show_the_change_or_why_it_did_not_count(run_board_js):
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = make_game(users=[alice, bob], rated=True)
+    play_best_turn(game)
+    play_best_turn(game)
+    services.game_resign(game_id=game.pk, user=alice)
+    seats = game_state(game_get(game.pk), ratings=True)["seats"]
+    with translation.override("en"):
+        strings = json.loads(json.dumps(client_strings(), default=str))
+    words = run_board_js(
+        "seats.map((seat) => S.ratingWords(seat, strings))", seats=seats, strings=strings
+    )
+    loss, win = seats[0]["rating_change"], seats[1]["rating_change"]
+    assert words == [
+        f"Rating 1500 → {1500 + loss} (\u2212{-loss})",
+        f"Rating 1500 → {1500 + win} (+{win})",
+    ]
+    casual = [{**seats[0], "rating_change": None, "rating_reason": "casual"}]
+    assert run_board_js(
+        "seats.map((seat) => S.ratingWords(seat, strings))", seats=casual, strings=strings
+    ) == ["not counted: casual game"]
 
 
 @needs_node
@@ -133,4 +159,6 @@ def test_result_words_of_an_aborted_game_name_no_winner(run_board_js):
     with translation.override("en"):
         strings = json.loads(json.dumps(client_strings(), default=str))
     words = run_board_js("S.resultWords(state, strings)", state=state, strings=strings)
-    assert words["headline"] == "Aborted: no turn was played, so nobody won."
+    assert (
+        words["headline"] == "Aborted: the game ended before every player had moved, so nobody won."
+    )

@@ -263,7 +263,7 @@ def test_game_page_for_the_player_has_board_state_and_controls(client, user, act
     for row in range(1, 13):
         assert f'<span class="row-label" role="rowheader">{row}</span>' in content
     assert content.count('role="gridcell"') == 144
-    assert embedded_state(content) == json.loads(json.dumps(game_state(active_game)))
+    assert embedded_state(content) == json.loads(json.dumps(game_state(active_game, ratings=True)))
     assert 'id="controls"' in content
     assert 'data-my-seat="1"' in content
     assert f'data-ws-path="/ws/games/{active_game.pk}/"' in content
@@ -349,6 +349,7 @@ def test_unknown_game_is_404(client, name):
 
 
 def test_finished_game_page_shows_winners_and_the_replay(client, user, active_game):
+    play_best_turn(active_game)  # bob moves too: not aborted (GameOutcome.aborted)
     services.game_resign(game_id=active_game.pk, user=user)
     response = client.get(reverse("game", args=[active_game.pk]))
     assert response.status_code == 200
@@ -422,7 +423,9 @@ def test_a_game_resigned_before_any_turn_is_aborted_without_a_winner(client, use
     state = embedded_state(content)
     assert state["ply"] == 0  # lib/seats.js: aborted, no trophy (test_pages_js)
     assert state["result"]["end_reason"] == "resigned"
-    assert "Aborted: no turn was played, so nobody won." in content  # in the page's strings
+    assert state["result"]["aborted"] is True
+    assert state["result"]["winners"] == []
+    assert "Aborted: the game ended before every player had moved, so nobody won." in content
 
 
 # -- the lobby that gets you playing -----------------------------------------------------------

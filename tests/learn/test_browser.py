@@ -147,3 +147,32 @@ def test_a_wrong_turn_hides_the_answer_until_asked_for(page: Any, width: int, he
     assert puzzle.solution in page.inner_text("#solution-text")
     assert page.is_hidden("#give-up-button")
     assert page.is_visible("#next-button")
+
+
+def test_a_puzzle_solved_on_a_phone(page: Any) -> None:
+    """At 375×800 the board spans the screen without overflowing it and Submit is on the first
+    screen, in Italian too; the themes appear only with the result."""
+    from learn.models import Puzzle
+    from tests.learn.test_puzzles import _small_puzzle
+
+    puzzle = _small_puzzle()
+    Puzzle.objects.filter(pk=puzzle.pk).update(themes=",crossing,")
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.context.add_cookies([{"name": "django_language", "value": "it", "url": page.base}])
+    page.goto(f"{page.base}/puzzles/{puzzle.pk}/")
+    sizes = page.evaluate(
+        """() => ({
+          page: document.documentElement.scrollWidth,
+          board: document.getElementById('puzzle-board').getBoundingClientRect().right,
+          submit: document.getElementById('submit-button').getBoundingClientRect().bottom,
+        })"""
+    )
+    assert sizes["page"] <= 375, sizes
+    assert sizes["board"] <= 375, sizes
+    assert sizes["submit"] <= 800, sizes
+    assert page.locator("#result-themes").is_hidden()
+    page.screenshot(path="screenshots/puzzle-phone-it.png")
+    _play(page, puzzle.solution)
+    page.wait_for_selector("#puzzle-result:not([hidden])")
+    assert page.locator("#result-themes").is_visible()
+    page.screenshot(path="screenshots/puzzle-phone-it-solved.png", full_page=True)

@@ -239,7 +239,10 @@ def test_a_nul_in_a_json_body_is_a_400_naming_it(site, no_errors_logged):
     response = client.post(f"/api/games/{game.pk}/moves/", {"move": "SA1\x00", "ply": 0}, "json")
 
     assert response.status_code == 400
-    assert response.json() == {"error": "The JSON holds a NUL character, which no value may hold."}
+    assert response.json() == {
+        "error": "The JSON holds a NUL character, which no value may hold.",
+        "code": "parse_error",
+    }
 
 
 BIG_BODY = 3 * 1024 * 1024  # over DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB)

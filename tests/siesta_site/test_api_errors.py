@@ -46,19 +46,35 @@ def test_an_error_that_knows_how_long_to_wait_says_so_in_retry_after():
 @pytest.mark.parametrize(
     ("error", "status", "body"),
     [
-        (game_errors.InvalidInput("bad"), 400, {"error": "bad"}),
+        (game_errors.InvalidInput("bad"), 400, {"error": "bad", "code": "invalid"}),
         (
             game_errors.InvalidMove("taken", cell="F5", code="occupied"),
             400,
             {"error": "taken", "cell": "F5", "code": "occupied"},
         ),
-        (game_errors.InvalidMove("no cell"), 400, {"error": "no cell", "cell": None}),
-        (game_errors.NotAllowed("not yours"), 403, {"error": "not yours"}),
-        (game_errors.GameNotFound(7), 404, {"error": "There is no game 7."}),
-        (game_errors.StalePly("stale", ply=3), 409, {"error": "stale", "ply": 3}),
-        (game_errors.LimitReached("too many"), 409, {"error": "too many"}),
-        (PuzzleError("illegal", "A2"), 400, {"error": "illegal", "cell": "A2"}),
-        (PuzzleNotFound("no puzzle"), 404, {"error": "no puzzle", "cell": None}),
+        (
+            game_errors.InvalidMove("no cell"),
+            400,
+            {"error": "no cell", "code": "invalid", "cell": None},
+        ),
+        (game_errors.NotAllowed("not yours"), 403, {"error": "not yours", "code": "not_allowed"}),
+        (
+            game_errors.GameNotFound(7),
+            404,
+            {"error": "There is no game 7.", "code": "not_found"},
+        ),
+        (
+            game_errors.StalePly("stale", ply=3),
+            409,
+            {"error": "stale", "code": "conflict", "ply": 3},
+        ),
+        (game_errors.LimitReached("too many"), 409, {"error": "too many", "code": "conflict"}),
+        (PuzzleError("illegal", "A2"), 400, {"error": "illegal", "code": "invalid", "cell": "A2"}),
+        (
+            PuzzleNotFound("no puzzle"),
+            404,
+            {"error": "no puzzle", "code": "not_found", "cell": None},
+        ),
     ],
 )
 def test_domain_errors_answer_with_the_status_of_their_kind(error, status, body):
@@ -70,7 +86,11 @@ def test_domain_errors_answer_with_the_status_of_their_kind(error, status, body)
 def test_a_django_validation_error_from_a_service_answers_like_invalid_input():
     response = _answer(ValidationError({"username": ["Taken."]}))
     assert response.status_code == 400
-    assert response.data == {"error": "username: Taken.", "username": ["Taken."]}
+    assert response.data == {
+        "error": "username: Taken.",
+        "code": "invalid",
+        "username": ["Taken."],
+    }
 
 
 def test_other_exceptions_are_left_to_django():

@@ -83,7 +83,11 @@ def test_bot_turns_analyses_and_periodic_work_have_queues_of_their_own(settings)
     assert queue(tasks.analyse_game.name) == "analyses"
     periodic = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert periodic >= {"games.tasks.expire_turns", "games.tasks.expire_open_games"}
-    assert {queue(name) for name in periodic} == {"periodic"}
+    # The puzzle pool's top-up plays bot games: engine work, on the analyses queue.
+    engine_work = {"learn.tasks.puzzle_pool_top_up"}
+    assert periodic >= engine_work
+    assert {queue(name) for name in periodic - engine_work} == {"periodic"}
+    assert {queue(name) for name in engine_work} == {"analyses"}
     assert queue("some.other.task") == app.conf.task_default_queue == "celery"
     # Celery itself routes by it.
     assert app.amqp.router.route({}, tasks.bot_move.name)["queue"].name == "bots"

@@ -42,6 +42,7 @@ export class GameStore {
 
   apply(game, version) {
     const before = this.state;
+    keepRatings(game, before);
     this.state = game;
     this.version = version;
     for (const listener of this.listeners) listener(game, before);
@@ -63,5 +64,15 @@ export class GameStore {
   isPlaying(seat) {
     const found = seat ? this.seat(seat) : null;
     return Boolean(found && !found.resigned && this.state.status === "active");
+  }
+}
+
+/** Socket frames carry no ratings (the page's first state does): keep each person's. */
+function keepRatings(game, before) {
+  for (const seat of game.seats) {
+    const old = before.seats.find((other) => other.seat === seat.seat);
+    if (old && !("rating" in seat) && "rating" in old && old.username === seat.username) {
+      seat.rating = old.rating;
+    }
   }
 }

@@ -76,6 +76,7 @@ export function renderSeats(list, seats, options) {
     } else {
       name.appendChild(document.createTextNode(seatName(seat, s)));
     }
+    appendRating(name, seat, s);
     if (options.mySeat === seat.seat) {
       name.appendChild(document.createTextNode(" "));
       name.appendChild(badge("badge-you", s.you));
@@ -124,6 +125,30 @@ export function renderSeats(list, seats, options) {
   if (options.teamBox) teamSums(options.teamBox, seats, scores, s);
 }
 
+/** A person's rating after their name, as "(1512)", titled "Rating" for screen readers. */
+function appendRating(parent, seat, strings) {
+  if (seat.rating === undefined || seat.rating === null || !strings.rating) return;
+  const rating = document.createElement("span");
+  rating.className = "seat-rating";
+  rating.title = strings.rating;
+  rating.append(hiddenText(strings.rating + " "), "(" + seat.rating + ")");
+  parent.append(" ", rating);
+}
+
+/** What the game did to a person's rating: "1500 → 1512 (+12)", or why it did not count. */
+export function ratingWords(seat, strings) {
+  if (!strings.rating_reasons || !seat.rating_reason) return "";
+  if (seat.rating_change === null || seat.rating_change === undefined) {
+    return strings.rating_reasons[seat.rating_reason] || "";
+  }
+  const change = seat.rating_change;
+  return format(strings.rating_change, {
+    before: seat.rating,
+    after: seat.rating + change,
+    change: (change > 0 ? "+" : change < 0 ? "−" : "±") + Math.abs(change),
+  });
+}
+
 /** {headline, reason} of a finished game, or null. */
 export function resultWords(state, strings) {
   const result = state.result;
@@ -131,8 +156,8 @@ export function resultWords(state, strings) {
   const reason = format(strings.game_over, {
     reason: strings.end_reasons[result.end_reason] || result.end_reason,
   });
-  // Ended before anyone played a turn: aborted, nobody won.
-  if (state.ply === 0 && strings.aborted) return { headline: strings.aborted, reason };
+  // Ended before every player had played a turn: aborted, nobody won (GameOutcome.aborted).
+  if (isAborted(state) && strings.aborted) return { headline: strings.aborted, reason };
   const winners = state.seats.filter((seat) => result.winners.includes(seat.seat));
   const names = winners.map((seat) => seatName(seat, strings)).join(", ");
   let headline;
@@ -149,12 +174,19 @@ export function resultWords(state, strings) {
  * The result banner of a finished game (templates/games/_result.html holds its empty parts):
  * headline, reason, each seat's score with a trophy for the winners, and the team sums.
  */
+/** The engine's aborted (the state's result says it), or no turn at all in an older state. */
+function isAborted(state) {
+  const result = state.result;
+  if (result && typeof result.aborted === "boolean") return result.aborted;
+  return state.ply === 0;
+}
+
 export function renderResult(banner, state, strings) {
   const words = resultWords(state, strings);
   if (!banner || !words) return;
   banner.querySelector("#result-headline").textContent = words.headline;
   banner.querySelector(".result-reason").textContent = words.reason;
-  const aborted = state.ply === 0;
+  const aborted = isAborted(state);
   const winners = new Set(aborted ? [] : state.result.winners);
   const scores = banner.querySelector(".result-scores");
   scores.replaceChildren();
@@ -169,6 +201,13 @@ export function renderResult(banner, state, strings) {
     const score = document.createElement("dd");
     score.textContent = seat.score;
     row.append(term, score);
+    const change = ratingWords(seat, strings);
+    if (change) {
+      const note = document.createElement("dd");
+      note.className = "result-rating" + (seat.rating_change > 0 ? " is-up" : seat.rating_change < 0 ? " is-down" : "");
+      note.textContent = change;
+      row.append(note);
+    }
     scores.appendChild(row);
   }
   const sums = banner.querySelector(".team-sums");

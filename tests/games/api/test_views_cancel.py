@@ -46,14 +46,17 @@ def test_others_cannot_cancel(alice, who, status, error):
     response = client.post(cancel_url(game.pk))
     assert response.status_code == status
     if error:
-        assert response.json() == {"error": error}
+        assert response.json() == {"error": error, "code": "not_allowed"}
     assert Game.objects.get(pk=game.pk).status == "open"
 
 
 def test_a_started_game_cannot_be_cancelled_and_an_unknown_one_is_404(active_game, alice):
     response = token_client(alice).post(cancel_url(active_game.pk))
     assert response.status_code == 409
-    assert response.json() == {"error": "Only a game still waiting for players can be cancelled."}
+    assert response.json() == {
+        "error": "Only a game still waiting for players can be cancelled.",
+        "code": "conflict",
+    }
     assert token_client(alice).post(cancel_url(99999)).status_code == 404
 
 
@@ -65,7 +68,8 @@ def test_the_open_games_limit_is_a_clear_409(settings, alice):
     assert response.status_code == 409
     assert response.json() == {
         "error": "You already have 1 open game waiting for players: "
-        "cancel it or wait until it starts."
+        "cancel it or wait until it starts.",
+        "code": "conflict",
     }
 
 
@@ -77,7 +81,8 @@ def test_the_bot_games_limit_is_a_clear_409(settings, alice):
     response = client.post(GAMES, with_bot, format="json")
     assert response.status_code == 409
     assert response.json() == {
-        "error": "You are already playing 1 game with bots: finish it first."
+        "error": "You are already playing 1 game with bots: finish it first.",
+        "code": "conflict",
     }
 
 

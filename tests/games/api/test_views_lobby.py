@@ -260,7 +260,7 @@ def test_detail_is_the_game_state_for_anyone(anon, active_game):
 
     assert response.status_code == 200
     body = response.json()
-    assert body == selectors.game_state(selectors.game_get(active_game.pk))
+    assert body == selectors.game_state(selectors.game_get(active_game.pk), ratings=True)
     assert body["status"] == "active"
     assert [s["username"] for s in body["seats"]] == ["alice", "bob"]
     assert len(body["board"]) == 12
@@ -273,7 +273,7 @@ def test_detail_of_an_unknown_game_is_404(anon, game_id):
     response = anon.get(game_url(game_id))
 
     assert response.status_code == 404
-    assert response.json() == {"error": f"There is no game {game_id}."}
+    assert response.json() == {"error": f"There is no game {game_id}.", "code": "not_found"}
 
 
 @pytest.mark.parametrize("game_id", [2**63, 10**30])
@@ -347,4 +347,4 @@ def test_join_of_an_unknown_game_is_404(alice):
     response = token_client(alice).post(game_url(424242, "join"))
 
     assert response.status_code == 404
-    assert response.json() == {"error": "There is no game 424242."}
+    assert response.json() == {"error": "There is no game 424242.", "code": "not_found"}

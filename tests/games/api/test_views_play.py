@@ -95,7 +95,7 @@ def test_move_out_of_turn_is_403(active_game, bob):
     )
 
     assert response.status_code == 403
-    assert response.json() == {"error": "It is not your turn."}
+    assert response.json() == {"error": "It is not your turn.", "code": "not_allowed"}
     assert state(active_game)["ply"] == 0
 
 
@@ -107,7 +107,10 @@ def test_move_by_someone_not_in_the_game_is_403(active_game):
             url(active_game.pk, "moves"), {"move": OPENING, "ply": ply}, format="json"
         )
         assert response.status_code == 403
-        assert response.json() == {"error": "You are not playing in this game."}
+        assert response.json() == {
+            "error": "You are not playing in this game.",
+            "code": "not_allowed",
+        }
     assert state(active_game)["ply"] == 0
 
 
@@ -154,7 +157,7 @@ def test_move_after_the_end_is_409(active_game, alice, bob):
     )
 
     assert response.status_code == 409
-    assert response.json() == {"error": "The game is over.", "ply": 0}
+    assert response.json() == {"error": "The game is over.", "code": "conflict", "ply": 0}
     assert not Turn.objects.filter(game=active_game).exists()
 
 
@@ -166,7 +169,11 @@ def test_move_before_the_start_is_409(alice):
     )
 
     assert response.status_code == 409
-    assert response.json() == {"error": "The game has not started yet.", "ply": 0}
+    assert response.json() == {
+        "error": "The game has not started yet.",
+        "code": "conflict",
+        "ply": 0,
+    }
 
 
 @pytest.mark.parametrize(
@@ -256,7 +263,7 @@ def test_move_in_an_unknown_game_is_404(alice):
     )
 
     assert response.status_code == 404
-    assert response.json() == {"error": "There is no game 31337."}
+    assert response.json() == {"error": "There is no game 31337.", "code": "not_found"}
 
 
 def test_moves_refuses_get(active_game, anon):
@@ -323,7 +330,9 @@ def test_resign_ends_a_two_player_game(active_game, alice):
     assert body["status"] == "finished"
     assert body["seats"][0]["resigned"] is True
     assert body["result"]["end_reason"] == "resigned"
-    assert body["result"]["winners"] == [2]
+    # Before every player had moved: aborted, no winners (GameOutcome.aborted).
+    assert body["result"]["winners"] == []
+    assert body["result"]["aborted"] is True
 
 
 def test_resign_in_a_larger_game_lets_a_bot_play_on(alice, bob):
@@ -377,7 +386,11 @@ def test_move_after_the_deadline_is_409_and_the_player_times_out(active_game, al
     )
 
     assert response.status_code == 409
-    assert response.json() == {"error": "The time for this turn ran out.", "ply": 0}
+    assert response.json() == {
+        "error": "The time for this turn ran out.",
+        "code": "conflict",
+        "ply": 0,
+    }
     after = state(active_game)
     assert (after["status"], after["result"]["end_reason"], after["ply"]) == (
         "finished",

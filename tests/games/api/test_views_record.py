@@ -96,7 +96,7 @@ def test_record_of_an_unknown_game_is_404(anon):
     response = anon.get(record_url(31337))
 
     assert response.status_code == 404
-    assert response.json() == {"error": "There is no game 31337."}
+    assert response.json() == {"error": "There is no game 31337.", "code": "not_found"}
 
 
 def test_record_refuses_post(active_game):

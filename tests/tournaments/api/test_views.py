@@ -97,12 +97,13 @@ def test_invalid_combinations_are_400(changes, words):
     assert not Tournament.objects.exists()
 
 
-def test_list_newest_first_and_by_status():
+def test_list_newest_created_first_and_by_status():
     early = make_tournament(starts_in=timedelta(hours=1))
     late = make_tournament(starts_in=timedelta(hours=5))
     running = start(make_tournament(players=2, starts_in=timedelta(0)))
     body = client_for().get(LIST).json()
-    assert [t["id"] for t in body["results"]] == [late.pk, early.pk, running.pk]
+    # Newest first: the most recently created first (docs/api.md), whatever their start.
+    assert [t["id"] for t in body["results"]] == [running.pk, late.pk, early.pk]
     assert body["count"] == 3
     only = client_for().get(LIST, {"status": "running"}).json()["results"]
     assert [t["id"] for t in only] == [running.pk]
