@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -50,7 +51,8 @@ def social(request: HttpRequest) -> dict[str, Any]:
         from social.services import unread_count
         from tournaments.selectors import tournament_game_of
 
-        context["unread_notifications"] = lambda: unread_count(user.pk)
+        # Read when a template first asks, once per request however often the page names them.
+        context["unread_notifications"] = cache(lambda: unread_count(user.pk))
         # The banner that leads a player to their tournament game survives reloads.
-        context["next_tournament_game"] = lambda: tournament_game_of(user.pk)
+        context["next_tournament_game"] = cache(lambda: tournament_game_of(user.pk))
     return context

@@ -7,6 +7,8 @@ import re
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import services as game_services
@@ -74,6 +76,22 @@ def test_unread_count_in_the_header_and_the_list(client, django_capture_on_commi
     # Seen: read now.
     assert services.unread_count(ana.pk) == 0
     assert re.search(r'id="notice-count" hidden>0<', client.get("/").content.decode())
+
+
+def test_a_page_counts_the_unread_notices_once(client, django_capture_on_commit_callbacks):
+    """The header names the count in several places (badge, menu, phone badge): one query."""
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    with django_capture_on_commit_callbacks(execute=True):
+        slow_game(ana, bo)
+    client.force_login(ana)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/rules/").content.decode()
+    assert re.search(r'id="notice-count">1<', page)
+    table = Notification._meta.db_table
+    counts = [
+        q["sql"] for q in queries.captured_queries if "COUNT" in q["sql"] and table in q["sql"]
+    ]
+    assert len(counts) == 1, counts
 
 
 def test_notification_api(django_capture_on_commit_callbacks):
