@@ -5,8 +5,8 @@ pyproject.toml (``[tool.importlinter]``) are kept.
 a function-level import. The contracts: the engine imports nothing of Django or the apps; the apps
 are layered (social over tournaments and learn, over ratings, over games); ratings and tournaments
 use games only through its services, selectors, signals, models, errors, state, game_settings
-and engine; the site's infrastructure modules import no app; no cycles between the modules of an app (nor inside the
-engine).
+and engine; the site's infrastructure modules import no app; no product package imports the
+benchmarks (bench/); no cycles between the modules of an app (nor inside the engine).
 """
 
 from __future__ import annotations
