@@ -91,7 +91,7 @@ down:
 # WebSockets, and the echo floor (LOADTEST_ARGS=--no-floor against a stack without the echo).
 GAMES ?= 20
 loadtest: venv-dev
-	$(BIN)/python manage.py loadtest --url http://$(HOST):$(PORT) --games $(GAMES) $(LOADTEST_ARGS)
+	$(BIN)/python -m bench.loadtest --url http://$(HOST):$(PORT) --games $(GAMES) $(LOADTEST_ARGS)
 
 # Translations: collect every string into locale/<lang>/LC_MESSAGES/*.po (existing translations
 # are kept; new or changed strings come out empty or fuzzy), then compile the .mo files. Translate

@@ -13,7 +13,7 @@ expensive, and ``POST /api/analysis/best/`` on the same position (count 10); a 4
 wait its ``Retry-After``. Moves are measured once every heavy user has been refused for a spent
 budget, so they run at their full budget: its refill rate (the burst of a full bucket, at most
 ``SIESTA_ENGINE_BUDGET`` seconds per user, is spent before). The players' games are those of
-``manage.py loadtest`` (games/loadtest.py), with the same latency (the mover's frame to the
+``python -m bench.loadtest`` (bench/loadtest.py), with the same latency (the mover's frame to the
 opponent's state). Prints one JSON object: per pair the two p50s, their ratio and the CPU
 seconds of the web processes and of their engine pools in each phase (the budget allows each
 heavy user at most its capacity plus a phase's refill), and what the heavy users got (answers,
@@ -195,7 +195,7 @@ def stack_cpu() -> dict[str, float]:
 
 def phase(url: str, games: int, think: float, duration: float) -> float | None:
     """One phase of ``games`` scripted games; the p50 of their moves in ms."""
-    from games import loadtest
+    from bench import loadtest
 
     per_slot = loadtest.tables_per_slot(games, think, duration)
     tables = loadtest.create_tables(games * per_slot, loadtest.script_games(games * per_slot))

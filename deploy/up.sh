@@ -22,7 +22,8 @@ export DJANGO_SECURE_SSL_REDIRECT="${DJANGO_SECURE_SSL_REDIRECT:-0}"
 export DJANGO_ALLOWED_HOSTS="${DJANGO_ALLOWED_HOSTS:-127.0.0.1,localhost}"
 export DJANGO_CSRF_TRUSTED_ORIGINS="${DJANGO_CSRF_TRUSTED_ORIGINS:-http://127.0.0.1:$PORT,http://localhost:$PORT}"
 # The load benchmark's echo socket (/ws/echo/<room>/) is off unless asked for:
-# `make up SIESTA_ECHO_WS=1` before `make loadtest`.
+# `make up SIESTA_ECHO_WS=1` before `make loadtest` serves bench.asgi (the site plus the echo,
+# bench/asgi.py) instead of siesta_site.asgi; the site itself never routes it.
 export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"
 export PYTHONUNBUFFERED=1
 
@@ -91,4 +92,9 @@ nginx -t -q -p var/nginx -c nginx.conf -e stderr
 echo "up: http://$HOST:$PORT/ (nginx) -> $WEB web processes on ports $WEB_PORT-$((WEB_PORT + WEB - 1)); Ctrl-C stops everything" >&2
 # honcho gives process type k (0-based, in Procfile order) the ports $WEB_PORT + 100k + instance.
 echo $$ > var/up.pid
-exec .venv/bin/honcho start -f Procfile -d . -p "$WEB_PORT" -c "web=$WEB" "$@"
+PROCFILE=Procfile
+if [ "$SIESTA_ECHO_WS" = 1 ]; then
+  PROCFILE=var/Procfile.bench
+  sed 's/ siesta_site\.asgi:application$/ bench.asgi:application/' Procfile > "$PROCFILE"
+fi
+exec .venv/bin/honcho start -f "$PROCFILE" -d . -p "$WEB_PORT" -c "web=$WEB" "$@"

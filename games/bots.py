@@ -4,7 +4,7 @@
 - ``medium``: the most points for itself this turn (exact), ties broken at random.
 - ``hard``: looks further: the best few turns for itself, each followed by what a greedy player
   would answer, up to its own next turn; it counts what a turn hands the others and whether the
-  game ends on the way (see ``hard_turn``). ``python -m games.bots_bench`` measures it.
+  game ends on the way (see ``hard_turn``). ``python -m bench.bots_bench`` measures it.
 """
 
 from __future__ import annotations

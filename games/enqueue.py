@@ -10,12 +10,13 @@ import graph points one way::
     games.tasks -> games.services -> games.enqueue -> siesta_site.inprocess
 
 ``GamesConfig.ready`` imports ``games.tasks`` so that the names are registered in every process.
-Other apps follow the same pattern (``social.enqueue``).
+Other apps follow the same pattern (``social.enqueue``), and every app sends through the one
+``siesta_site.inprocess.enqueue``: the broker with Redis, this process's threads without.
 """
 
 from __future__ import annotations
 
-from siesta_site.inprocess import dispatch
+from siesta_site.inprocess import enqueue
 
 BOT_MOVE = "games.tasks.bot_move"
 ANALYSE_GAME = "games.tasks.analyse_game"
@@ -23,9 +24,9 @@ ANALYSE_GAME = "games.tasks.analyse_game"
 
 def enqueue_bot_move(game_id: int, ply: int) -> None:
     """Called by the services once the commit that made it a bot's turn is done."""
-    dispatch(BOT_MOVE, game_id, ply)
+    enqueue(BOT_MOVE, game_id, ply)
 
 
 def enqueue_analysis(game_id: int) -> None:
     """Called by the services once the commit that finished the game is done."""
-    dispatch(ANALYSE_GAME, game_id)
+    enqueue(ANALYSE_GAME, game_id)

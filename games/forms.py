@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.game_settings import GameSettings, team_players_message
 from games.models import TURN_TIME_CHOICES, Game, Seat
 from games.services import BotSpec
 
@@ -82,8 +83,13 @@ class GameCreateForm(forms.Form):
         super().clean()
         cleaned = self.cleaned_data
         players = cleaned.get("players")
-        if cleaned.get("mode") == Game.Mode.TEAMS and players is not None and players != 4:
-            self.add_error("mode", _("Team games need 4 players."))
+        mode = cleaned.get("mode")
+        if (
+            mode is not None
+            and players is not None
+            and not GameSettings(players, mode).teams_seated
+        ):
+            self.add_error("mode", team_players_message())
         if players is not None and cleaned.get("rated") and not self._has_person(cleaned, players):
             self.add_error(
                 "rated",

@@ -48,6 +48,7 @@ from games.errors import (
     StalePly,
     TurnTimedOut,
 )
+from games.game_settings import GameSettings
 from games.models import Game, Seat, Turn
 from games.selectors import (
     finished_game,
@@ -313,17 +314,8 @@ def bot_games_limit_check(user: User) -> None:
 
 
 def game_settings_check(*, players: int, mode: str, variant: str, turn_seconds: int) -> None:
-    """Refuse settings no game can have (InvalidInput naming the problem)."""
-    if players not in (2, 3, 4):
-        raise InvalidInput(_("A game has 2, 3 or 4 players."))
-    if mode not in Game.Mode.values:
-        raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
-    if mode == Game.Mode.TEAMS and players != 4:
-        raise InvalidInput(_("Team games need 4 players."))
-    if variant not in Game.Variant.values:
-        raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
-    if not Game.MIN_TURN_SECONDS <= turn_seconds <= Game.MAX_TURN_SECONDS:
-        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
+    """Refuse settings no game can have (InvalidInput naming the problem): ``GameSettings``."""
+    GameSettings(players, mode, variant, turn_seconds).check()
 
 
 def game_create_seated(
@@ -853,6 +845,7 @@ __all__ = [
     "Conflict",
     "GameNotFound",
     "GameServiceError",
+    "GameSettings",
     "InvalidInput",
     "InvalidMove",
     "LimitReached",

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from ratings.elo import START_RATING
 
 
 class Puzzle(models.Model):
@@ -38,7 +39,7 @@ class Puzzle(models.Model):
         max_length=100, blank=True, help_text="Theme names, each between commas: ',a,b,'."
     )
     difficulty = models.PositiveSmallIntegerField(default=1)
-    rating = models.FloatField(default=1500.0)
+    rating = models.FloatField(default=START_RATING)
     rated_attempts = models.PositiveIntegerField(default=0)
     attempts = models.PositiveIntegerField(default=0)
     solved = models.PositiveIntegerField(default=0)
@@ -72,7 +73,7 @@ class PuzzlePlayer(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_player"
     )
-    rating = models.FloatField(default=1500.0)
+    rating = models.FloatField(default=START_RATING)
     rated = models.PositiveIntegerField(default=0, help_text="Rated attempts.")
     solved = models.PositiveIntegerField(default=0)
     streak = models.PositiveIntegerField(default=0, help_text="Puzzles solved in a row.")

@@ -12,8 +12,10 @@ from django.db.models import Case, Count, Exists, OuterRef, QuerySet, Value, Whe
 from games.engine import Position
 from games.models import Analysis, Game
 from learn.models import Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame
+from ratings.elo import START_RATING
 
-DEFAULT_RATING = 1500.0
+DEFAULT_RATING = START_RATING
+"""Of a player signed out or without puzzle attempts: the ratings' starting rating."""
 NEAREST = 12
 """The next puzzle is drawn from this many unsolved puzzles nearest the player's rating."""
 

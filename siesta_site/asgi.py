@@ -16,6 +16,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.urls import URLPattern
 
 from siesta_site.routing import (
     same_origin_validator,
@@ -24,19 +25,26 @@ from siesta_site.routing import (
     with_fallback,
 )
 
-application = ProtocolTypeRouter(
-    {
-        # In development static files come straight from the finders; in production WhiteNoise
-        # serves the collected files.
-        "http": ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app,
-        # A foreign Origin is refused; scripts, which send none, sign in with a token (routing.py).
-        "websocket": same_origin_validator(
-            # Session and user from the cookie, as Channels' AuthMiddlewareStack (routing.py).
-            # types-channels types routes as its private _ExtendedURLPattern, not django's path().
-            socket_auth_stack(URLRouter(with_fallback(websocket_urlpatterns)))  # type: ignore[arg-type]
-        ),
-    }
-)
+
+def site_application(socket_routes: list[URLPattern]) -> ProtocolTypeRouter:
+    """The site's ASGI application with these WebSocket routes (``bench.asgi`` adds the load
+    benchmark's echo to the site's own)."""
+    return ProtocolTypeRouter(
+        {
+            # In development static files come straight from the finders; in production WhiteNoise
+            # serves the collected files.
+            "http": ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app,
+            # A foreign Origin is refused; scripts, which send none, sign in with a token.
+            "websocket": same_origin_validator(
+                # Session and user from the cookie, as Channels' AuthMiddlewareStack (routing.py).
+                # types-channels types routes as its private _ExtendedURLPattern, not path().
+                socket_auth_stack(URLRouter(with_fallback(socket_routes)))  # type: ignore[arg-type]
+            ),
+        }
+    )
+
+
+application = site_application(websocket_urlpatterns)
 
 # What the process made while starting (modules, settings, URL patterns, routing: about
 # 150,000 objects) lives as long as it does. Frozen, the collector's full passes no longer walk it,

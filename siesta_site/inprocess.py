@@ -14,8 +14,9 @@ Queues (``siesta_site.celery.queue_for``): bot turns, analyses and periodic work
 own, so that one account's hard bots or a burst of analyses never hold up another's bot reply or
 the clocks. The in-process runner keeps the same separation with one thread pool per queue.
 
-Enqueuing (``dispatch``) happens after a commit and never fails the request that committed: a task
-that could not be sent (broker down) is logged, and the apps' periodic sweeps send it again.
+Enqueuing (``enqueue``, the one function every app's ``enqueue.py`` calls) happens after a commit
+and never fails the request that committed: a task that could not be sent (broker down) is logged,
+and the apps' periodic sweeps send it again.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ _executor_lock = threading.Lock()
 _in_flight: set[tuple[str, tuple[Any, ...]]] = set()
 
 
-def dispatch(task: Any, *args: Any) -> bool:
+def enqueue(task: Any, *args: Any) -> bool:
     """Send ``task(*args)`` to its queue (or run it, see above). ``task`` is a Celery task or the
     name it is registered under (as ``send_task`` takes it: the caller need not import the task's
     module). Returns whether it was sent; a broker that cannot take it is logged, not raised (the
@@ -78,6 +79,10 @@ def dispatch(task: Any, *args: Any) -> bool:
             )
         _executors[pool].submit(_run_in_thread, key, task, args)
     return True
+
+
+dispatch = enqueue
+"""The former name of ``enqueue``."""
 
 
 def _run_in_thread(key: tuple[str, tuple[Any, ...]], task: Any, args: tuple[Any, ...]) -> None:
@@ -131,7 +136,7 @@ class InProcessBeat:
                     continue
                 last_run[name] = schedule.now()
                 try:
-                    dispatch(task, *args)
+                    enqueue(task, *args)
                 except Exception:
                     logger.exception("periodic task %s failed", name)
                 finally:

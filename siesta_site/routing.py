@@ -6,12 +6,10 @@ from channels.auth import AuthMiddleware
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
-from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import URLPattern, path, re_path
 
-from siesta_site.echo import EchoConsumer
 from social.consumers import GameChatConsumer, LobbyConsumer, TournamentChatConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
@@ -26,11 +24,7 @@ websocket_urlpatterns: list[URLPattern] = [
     ),
     path("ws/lobby/", LobbyConsumer.as_asgi()),  # type: ignore[arg-type]
 ]
-if settings.SIESTA_ECHO_WS:
-    # The load benchmark's floor (siesta_site/echo.py).
-    websocket_urlpatterns.append(
-        path("ws/echo/<str:room>/", EchoConsumer.as_asgi())  # type: ignore[arg-type]
-    )
+# The load benchmark's echo socket is not the site's: bench.asgi adds it (make up SIESTA_ECHO_WS=1).
 
 
 class NoRouteConsumer(AsyncWebsocketConsumer):

@@ -403,9 +403,6 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
 
-# The load benchmark's bare echo WebSocket (/ws/echo/<room>/, siesta_site/echo.py): off unless a
-# benchmark asks for it (`make up SIESTA_ECHO_WS=1`).
-SIESTA_ECHO_WS = env.bool("SIESTA_ECHO_WS", default=False)
 
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_EAGER", default=REDIS_URL is None)
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -24,8 +24,8 @@ from games.consumers import (
     _string_field,
     _user_for_token,
 )
-from games.services import GameServiceError
 from games.state import GameState
+from siesta_site.errors import ServiceError
 from siesta_site.sockets import GuardedJsonConsumer
 from social import presence, realtime, services
 from social.state import (
@@ -219,7 +219,7 @@ class TournamentChatConsumer(ChatMute, TournamentConsumer):
             await handler(self, content)
         except MessageError as exc:
             await self.send_error(exc.message, id=message_id)
-        except GameServiceError as exc:
+        except ServiceError as exc:
             await self.send_error(exc.message, code=exc.code, id=message_id)
 
     async def _send_chat_history(self) -> None:

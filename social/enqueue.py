@@ -4,6 +4,10 @@ The tasks call the services (``social.tasks.match_seeks`` runs the matcher), so 
 the tasks here rather than import their module, as ``games.enqueue`` explains; ``social.tasks``
 declares each task under the name given here and ``SocialConfig.ready`` imports it. The import
 graph points one way: ``social.tasks -> social.services -> social.enqueue``.
+
+Every task goes through ``siesta_site.inprocess.enqueue``, as every app's do: through the broker
+with Redis, in this process's background threads without one (``make run``), never inside the
+request's commit hook.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import contextlib
 
 from django.core.cache import cache
 
-from siesta_site.celery import app
+from siesta_site.inprocess import enqueue
 
 MATCH_SEEKS = "social.tasks.match_seeks"
 EMAIL_NOTIFICATION = "social.tasks.email_notification"
@@ -28,8 +32,9 @@ MATCHER_PENDING_SECONDS = 2
 def enqueue_matcher() -> bool:
     """One sweep of the quick-pairing matcher, coalesced: while one waits in the queue, more seek
     changes enqueue nothing (that sweep will see them), so a flood of seeks puts one task on the
-    periodic queue, not one each. Returns whether a task was sent (raises when the broker cannot
-    take it). With the cache away it sends, as before."""
+    periodic queue, not one each. Returns whether a task was sent (a broker that cannot take it
+    is logged, and the periodic sweep matches the seeks). With the cache away it sends, as
+    before."""
     try:
         fresh = cache.add(MATCHER_PENDING, 1, timeout=MATCHER_PENDING_SECONDS)
     except Exception:  # the cache (Redis) is away: do not lose the sweep for it
@@ -37,11 +42,13 @@ def enqueue_matcher() -> bool:
     if not fresh:
         return False
     try:
-        app.tasks[MATCH_SEEKS].delay()
-    except Exception:
-        matcher_started()  # nothing waits: the next seek may try again
+        sent = enqueue(MATCH_SEEKS)
+    except Exception:  # tests (eager Celery): the sweep ran and failed
+        matcher_started()
         raise
-    return True
+    if not sent:
+        matcher_started()  # nothing waits: the next seek may try again
+    return sent
 
 
 def matcher_started() -> None:
@@ -51,10 +58,10 @@ def matcher_started() -> None:
 
 
 def enqueue_email(notification_id: int) -> None:
-    """E-mail one notice (raises when the broker cannot take it)."""
-    app.tasks[EMAIL_NOTIFICATION].delay(notification_id)
+    """E-mail one notice."""
+    enqueue(EMAIL_NOTIFICATION, notification_id)
 
 
 def enqueue_confirmation(user_id: int, address: str) -> None:
-    """Mail the link confirming ``address`` to the user (raises when the broker cannot take it)."""
-    app.tasks[EMAIL_CONFIRMATION].delay(user_id, address)
+    """Mail the link confirming ``address`` to the user."""
+    enqueue(EMAIL_CONFIRMATION, user_id, address)

@@ -2,9 +2,9 @@
 notifications and preferences.
 
 Each service is one transaction; pushes (to a person's pages or a game's watchers) and e-mails go
-out on commit. Refusals raise the games services' errors (``InvalidInput``, ``NotAllowed``,
-``NotFound``, ``Conflict``: domain errors, ``games.errors``), so the API and the sockets answer
-them as they answer game errors.
+out on commit. Refusals raise the shared domain errors (``InvalidInput``, ``NotAllowed``,
+``NotFound``, ``Conflict``: ``siesta_site.errors``), so the API and the sockets answer them as
+they answer game errors.
 """
 
 from __future__ import annotations
@@ -26,11 +26,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services as game_services
+from games.game_settings import GameSettings
 from games.models import Game, Seat
 from games.selectors import api_datetime, game_or_not_found
-from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from games.state import GameMode, GameState, GameVariant
+from ratings.elo import START_RATING
 from siesta_site import throttling
+from siesta_site.errors import (
+    Conflict,
+    InvalidInput,
+    LimitReached,
+    NotAllowed,
+    NotFound,
+    ServiceError,
+)
 from social import addresses, realtime
 from social.enqueue import enqueue_confirmation, enqueue_email, enqueue_matcher
 from social.models import (
@@ -88,7 +97,6 @@ CHALLENGE_LIFETIME = timedelta(days=3)
 SLOW_TURN_SECONDS = 24 * 3600
 """Games with turns of a day or more are slow: a person gets a notice when it is their turn."""
 
-START_RATING = 1500.0
 
 CHAT_PRESETS: dict[str, Any] = {
     "hello": gettext_lazy("Hello!"),
@@ -146,9 +154,7 @@ def seek_create(
 ) -> Seek:
     """Enter the quick-pairing pool. One waiting seek per person (409 for a second one). A seek
     that allows bots counts against the bot games limit as a game with bots does (409 at it)."""
-    game_services.game_settings_check(
-        players=players, mode=mode, variant=variant, turn_seconds=turn_seconds
-    )
+    GameSettings(players, mode, variant, turn_seconds).check()
     if bot_fill:
         game_services.bot_games_limit_check(user)
     low, high = RATING_RANGES
@@ -300,7 +306,7 @@ def _may_play_bots(seek: Seek) -> bool:
     """Whether the seek's person may start one more game with bots (the games' one rule)."""
     try:
         game_services.bot_games_limit_check(seek.user)
-    except game_services.LimitReached:
+    except LimitReached:
         return False
     return True
 
@@ -318,10 +324,10 @@ def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
             rated=first.rated,
             turn_seconds=first.turn_seconds,
         )
-    except game_services.LimitReached:  # a person reached the bot limit since: they wait
+    except LimitReached:  # a person reached the bot limit since: they wait
         logger.info("seeks %s not seated: a bot games limit", [s.pk for s in table])
         return None
-    except game_services.GameServiceError:
+    except ServiceError:
         logger.exception("could not seat seeks %s", [s.pk for s in table])
         return None
     for seek in table:
@@ -655,9 +661,7 @@ def challenge_create(
     turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
 ) -> Challenge:
     """Invite ``username`` to a two-player game. They see it live, and on their next visit."""
-    game_services.game_settings_check(
-        players=2, mode=Game.Mode.FFA, variant=variant, turn_seconds=turn_seconds
-    )
+    GameSettings(2, Game.Mode.FFA, variant, turn_seconds).check()
     target = get_user_model().objects.filter(username=username, is_active=True).first()
     if target is None:
         raise NotFound(_("There is no player %(name)s.") % {"name": username})

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.services import GameServiceError
 from siesta_site import throttling
+from siesta_site.errors import ServiceError
 from social import services
 from social.emails import (
     unsubscribe_confirm_token,
@@ -109,7 +109,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
             user, done = services.email_address_confirm(token=token), True
         else:
             user, done = services.email_confirmation_user(token=token), False
-    except GameServiceError as exc:
+    except ServiceError as exc:
         raise Http404(exc.message) from None
     return render(request, "social/email_confirm.html", {"done": done, "who": user})
 
@@ -158,7 +158,7 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
         services.challenge_create(
             challenger=_user(request), username=username, **form.service_arguments()
         )
-    except GameServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Challenge sent to %(name)s.") % {"name": username})
@@ -176,6 +176,6 @@ def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> Ht
             services.challenge_decline(challenge_id=challenge_id, user=_user(request))
         else:
             services.challenge_cancel(challenge_id=challenge_id, user=_user(request))
-    except GameServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("notifications")

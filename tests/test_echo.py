@@ -8,7 +8,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.urls import path
 
-from siesta_site.echo import EchoConsumer
+from bench.echo import EchoConsumer
 
 # Channels closes old database connections when a socket disconnects: allowed here, as in every
 # consumer test, whatever an earlier test's thread left open.
@@ -52,6 +52,20 @@ async def test_the_site_refuses_an_echo_socket_by_default():
     assert not connected
 
 
+async def test_the_benchmarks_application_routes_the_echo_and_the_sites_sockets():
+    """``bench.asgi`` (what ``make up SIESTA_ECHO_WS=1`` serves) is the site plus the echo."""
+    from bench.asgi import application as bench_site
+
+    socket = WebsocketCommunicator(bench_site, "/ws/echo/a/")
+    assert (await socket.connect())[0]
+    await socket.send_to(text_data="hi")
+    assert await socket.receive_from() == "hi"
+    await socket.disconnect()
+    lobby = WebsocketCommunicator(bench_site, "/ws/lobby/")
+    assert (await lobby.connect())[0]
+    await lobby.disconnect()
+
+
 def test_make_up_leaves_the_echo_socket_off_unless_asked_for():
     """``make up`` passes ``SIESTA_ECHO_WS`` (default 0) to deploy/up.sh, whose own default is
     0 too: only ``make up SIESTA_ECHO_WS=1`` (the benchmark's stack) routes it."""
@@ -64,6 +78,8 @@ def test_make_up_leaves_the_echo_socket_off_unless_asked_for():
     root = Path(settings.BASE_DIR)
     up = (root / "deploy" / "up.sh").read_text()
     assert 'export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"' in up
+    assert "bench.asgi:application" in up
+    assert "bench.asgi" not in (root / "Procfile").read_text()
     env = {k: v for k, v in os.environ.items() if k != "SIESTA_ECHO_WS"}
 
     def dry_run(*args: str) -> str:
@@ -89,7 +105,7 @@ async def test_with_commit_the_frame_is_sent_after_its_transaction_takes_the_roo
     import psycopg
     from django.db import connection
 
-    from siesta_site.echo import room_lock_key
+    from bench.echo import room_lock_key
 
     db = connection.settings_dict
     holder = psycopg.connect(

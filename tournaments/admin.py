@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.services import GameServiceError, InvalidInput
+from siesta_site.errors import InvalidInput, ServiceError
 from tournaments import services
 from tournaments.models import Format, Recurrence, Schedule, Tournament, TournamentPlayer
 from tournaments.services import SETTING_NAMES, tournament_settings_check
@@ -115,7 +115,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                     saved = services.tournament_update(
                         tournament_id=saved.pk, user=user, featured=True
                     )
-        except GameServiceError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
             return
         obj.pk = saved.pk
@@ -135,7 +135,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         for pk in queryset.values_list("pk", flat=True):
             try:
                 services.tournament_cancel(tournament_id=pk, user=user)
-            except GameServiceError as exc:
+            except ServiceError as exc:
                 messages.error(request, f"{pk}: {exc.message}")
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Tournament], **changes: Any) -> None:
@@ -143,5 +143,5 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         for pk in queryset.values_list("pk", flat=True):
             try:
                 services.tournament_update(tournament_id=pk, user=user, **changes)
-            except GameServiceError as exc:
+            except ServiceError as exc:
                 messages.error(request, f"{pk}: {exc.message}")

@@ -15,10 +15,10 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from games.models import Game
-from games.services import NotFound
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from siesta_site.api.fields import StrictBooleanField
+from siesta_site.errors import NotFound
 from siesta_site.throttling import TournamentCreateThrottle
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament, Visibility

@@ -11,13 +11,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ratings.elo import START_RATING
 from tournaments.pairing import Standing, TableResult
 
 STREAK_AFTER = 2
 """Wins in a row after which each further win counts double."""
 WIN = 1.0
-DEFAULT_RATING = 1500.0
-"""Of a player without a rating in the tournament's pool."""
+DEFAULT_RATING = START_RATING
+"""Of a player without a rating in the tournament's pool: the ratings' starting rating."""
 
 
 def streak_points(game_points: Sequence[float]) -> tuple[float, int]:

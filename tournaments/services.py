@@ -30,10 +30,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as games
+from games.game_settings import TEAM_PLAYERS, GameSettings, least_players, turn_time_message
 from games.models import Game
 from games.selectors import outcome_of
-from games.services import Conflict, InvalidInput, NotAllowed, NotFound
 from ratings.models import Rating
+from siesta_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from tournaments import realtime
 from tournaments.arena import DEFAULT_RATING, Waiting, arena_tables
 from tournaments.models import (
@@ -129,23 +130,24 @@ def tournament_settings_check(
     _arena_settings_check(format, rounds, duration_minutes)
     if format not in Format.values:
         raise InvalidInput(_("Unknown format %(format)s.") % {"format": format})
-    if mode not in Game.Mode.values:
+    table = GameSettings(table_size, mode, variant, turn_seconds)  # the games' rules, as tables
+    if not table.mode_known:
         raise InvalidInput(_("Unknown mode %(mode)s.") % {"mode": mode})
-    if variant not in Game.Variant.values:
+    if not table.variant_known:
         raise InvalidInput(_("Unknown variant %(variant)s.") % {"variant": variant})
-    if not 2 <= table_size <= 4:
+    if not table.players_allowed:
         raise InvalidInput(_("Tables have 2, 3 or 4 seats."))
     if format == Format.ROUND_ROBIN and table_size != 2:
         raise InvalidInput(_("A round robin is played at tables of 2."))
-    if mode == Game.Mode.TEAMS and table_size != 4:
+    if not table.teams_seated:
         raise InvalidInput(_("Team tournaments are played at tables of 4."))
     if format == Format.SWISS and (rounds is None or not 1 <= rounds <= Tournament.MAX_ROUNDS):
         raise InvalidInput(_("A Swiss tournament needs between 1 and 30 rounds."))
     if format == Format.ROUND_ROBIN and rounds is not None:
         raise InvalidInput(_("A round robin plays every pair once: leave the rounds out."))
-    if not Game.MIN_TURN_SECONDS <= turn_seconds <= Game.MAX_TURN_SECONDS:
-        raise InvalidInput(_("The turn time must be between 10 seconds and 7 days."))
-    least = 4 if mode == Game.Mode.TEAMS else 2
+    if not table.turn_time_allowed:
+        raise InvalidInput(turn_time_message())
+    least = least_players(mode)
     if not least <= min_players <= max_players <= Tournament.MAX_PLAYERS:
         raise InvalidInput(
             _("The players must satisfy %(least)s ≤ fewest ≤ most ≤ 256.") % {"least": least}
@@ -516,7 +518,7 @@ def _advance(tournament: Tournament) -> bool:
                 return changed
         number = (tournament.current_round or 0) + 1
         active = list(tournament.players.filter(withdrawn=False).order_by("id"))
-        least = 4 if tournament.mode == Game.Mode.TEAMS else 2
+        least = least_players(tournament.mode)
         if number > (tournament.rounds or 0) or len(active) < least:
             _finish(tournament)
             return True
@@ -561,7 +563,7 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
     if tournament.format == Format.ROUND_ROBIN:
         pairing = _round_robin_pairing(tournament, rnd.number, set(by_id))
     elif tournament.mode == Game.Mode.TEAMS:
-        pairing = swiss_round_exact(_swiss_field(tournament, active), 4)  # teams need 4 seats
+        pairing = swiss_round_exact(_swiss_field(tournament, active), TEAM_PLAYERS)
     else:
         pairing = swiss_round(_swiss_field(tournament, active), tournament.table_size)
     if tournament.format != Format.ROUND_ROBIN:  # the circle balances its seats itself
@@ -620,7 +622,7 @@ def _swiss_field(tournament: Tournament, active: Sequence[TournamentPlayer]) -> 
             user_id__in=[e.user_id for e in active], pool=tournament.mode
         ).values_list("user_id", "rating")
     )
-    rating_of = {e.pk: ratings.get(e.user_id, 1500.0) for e in active}
+    rating_of = {e.pk: ratings.get(e.user_id, DEFAULT_RATING) for e in active}
     met: dict[int, set[int]] = {e.pk: set() for e in active}
     byes: dict[int, int] = dict.fromkeys(rating_of, 0)
     tables: dict[int, list[int]] = {}

@@ -11,7 +11,7 @@ from typing import Any
 
 from celery import shared_task
 
-from siesta_site.inprocess import dispatch
+from siesta_site.inprocess import enqueue
 from tournaments import services
 
 
@@ -30,4 +30,4 @@ def sweep() -> dict[str, Any]:
 
 def enqueue_game_ended(game_id: int) -> None:
     """Called once the transaction that finished a tournament game has committed."""
-    dispatch(game_ended, game_id)
+    enqueue(game_ended, game_id)

@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Game, turn_time_label
-from games.services import GameServiceError, NotFound
+from siesta_site.errors import NotFound, ServiceError
 from siesta_site.throttling import TOURNAMENT_CREATE, wait_words
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm
@@ -241,7 +241,7 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )
     except NotFound as exc:
         raise Http404(exc.message) from None
-    except GameServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("You joined the tournament."))
@@ -257,7 +257,7 @@ def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )
     except NotFound as exc:
         raise Http404(exc.message) from None
-    except GameServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         if tournament.status == Tournament.Status.RUNNING:
@@ -274,7 +274,7 @@ def tournament_pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
         services.tournament_pause(tournament_id=tournament_id, user=_signed_in(request))
     except NotFound as exc:
         raise Http404(exc.message) from None
-    except GameServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("You are paused: join again to get a new game."))
@@ -294,7 +294,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 tournament = services.tournament_create(user=user, **form.service_arguments())
-            except GameServiceError as exc:
+            except ServiceError as exc:
                 TOURNAMENT_CREATE.give_back(str(user.pk))
                 form.add_error(None, exc.message)
             else:
@@ -326,7 +326,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
             services.tournament_update(
                 tournament_id=tournament.pk, user=_signed_in(request), **form.service_arguments()
             )
-        except GameServiceError as exc:
+        except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("The tournament is changed."))
@@ -345,7 +345,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
         services.tournament_cancel(tournament_id=tournament_id, user=_signed_in(request))
     except NotFound as exc:
         raise Http404(exc.message) from None
-    except GameServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("The tournament is cancelled."))

@@ -1,9 +1,11 @@
 /*
- * The chat of a game page (live or replay) and the rematch buttons of a finished game. Opens its
- * own connection to the game socket, apart from the page's play script: it reads the chat frames
- * (chat_history, chat, chat_removed, chat_mute) and the rematch ones (rematch_offer, rematch),
- * and leaves the state frames to the board. Chat text is only ever set as textContent.
+ * The chat of a game page (live or replay) or a tournament, and the rematch buttons of a finished
+ * game. Listens to the page's one socket (game/socket.js pageSocket; on the live game page the
+ * board's, game.js): it reads the chat frames (chat_history, chat, chat_removed, chat_mute) and
+ * the rematch ones (rematch_offer, rematch), and leaves the state frames to the board. Its
+ * requests carry the id "chat". Chat text is only ever set as textContent.
  */
+import { pageSocket } from "./game/socket.js";
 import { api as request } from "./lib/http.js";
 import { format } from "./lib/util.js";
 
@@ -18,8 +20,7 @@ function main() {
   const muteButton = document.getElementById("chat-mute");
   const title = document.getElementById("chat-heading");
   const rematchBox = document.getElementById("rematch-box");
-  let socket = null;
-  let retry = 1000;
+  const socket = pageSocket(panel.dataset.wsPath);
   let muted = false;
 
   const fill = format;
@@ -179,33 +180,25 @@ function main() {
 
   function send(frame) {
     errorBox.textContent = "";
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      errorBox.textContent = S.error;
-      return;
-    }
-    socket.send(JSON.stringify({ ...frame, id: "chat" }));
+    if (!socket.send({ ...frame, id: "chat" })) errorBox.textContent = S.error;
   }
 
-  function connect() {
-    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + panel.dataset.wsPath);
-    socket.addEventListener("open", () => {
-      retry = 1000;
-      socket.send(JSON.stringify({ type: "chat_history" }));
-    });
-    socket.addEventListener("message", (event) => {
+  socket.listen({
+    onOpen() {
+      socket.send({ type: "chat_history" });
+    },
+    onMessage(message) {
       try {
-        onMessage(JSON.parse(event.data));
+        onMessage(message);
       } catch (error) {
         /* ignore */
       }
-    });
-    socket.addEventListener("close", (event) => {
-      if (event.code === 4404) return;
-      window.setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 30000);
-    });
-  }
+    },
+    onClose(event) {
+      if (event && event.code === 4404) return;
+      socket.scheduleReconnect();
+    },
+  });
 
   if (form) {
     form.addEventListener("submit", (event) => {
@@ -224,7 +217,7 @@ function main() {
   }
   setUpRematch();
   showEmpty();
-  connect();
+  socket.connectOnceLoaded(); // after the board's script has listened too (game.js)
 }
 
 main();

@@ -15,7 +15,7 @@
  * Bootstrap: the json_script elements "game-state" and "game-strings".
  */
 import { announceTurn, setUpToggles } from "./game/alerts.js";
-import { GameSocket } from "./game/socket.js";
+import { pageSocket } from "./game/socket.js";
 import { GameStore } from "./game/store.js";
 import {
   recentMarks,
@@ -52,11 +52,13 @@ function start(page) {
   let hint = []; // placements suggested by a hint, drawn outlined
   let pending = null; // {id, kind}: a move or hint request in flight
 
-  const socket = new GameSocket(page.dataset.wsPath, {
-    version: () => store.version,
+  // The page's one socket to the game, shared with the chat (chat.js): every frame comes once.
+  const socket = pageSocket(page.dataset.wsPath);
+  socket.version = () => store.version;
+  const listener = {
     onOpen({ reopened }) {
       store.expectSnapshot();
-      if (reopened) showSide(strings.reconnected, "info");
+      if (reopened && store.state.status !== "finished") showSide(strings.reconnected, "info");
     },
     onMessage: receive,
     onClose() {
@@ -71,7 +73,7 @@ function start(page) {
         socket.scheduleReconnect();
       }
     },
-  });
+  };
 
   function send(message) {
     if (socket.send(message)) return true;
@@ -139,6 +141,7 @@ function start(page) {
   }
 
   function onError(message) {
+    if (message.id === "chat") return; // the chat's own refusal (chat.js shows it)
     const text = message.error || strings.unknown_error;
     if (checkId && message.id === checkId) {
       // The check of the placements so far refused one: take it back, and the ones after it.
@@ -483,5 +486,8 @@ function start(page) {
   setUpToggles();
   render();
   window.setInterval(() => renderClock(store.state, isMyTurn(), strings), 1000);
-  if (store.state.status !== "finished") socket.connect();
+  if (store.state.status !== "finished") {
+    socket.listen(listener);
+    socket.connect();
+  }
 }

@@ -11,7 +11,8 @@ import time
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import bots, bots_bench
+from bench import botmatch, bots_bench
+from games import bots
 from games.bots import HardSettings, choose_turn, hard_turn
 from games.engine import Position, Termination, best_turn
 
@@ -165,14 +166,15 @@ def test_a_benchmark_game_is_played_to_its_end_and_replays_to_its_scores():
 def test_the_botmatch_command_prints_win_rate_and_think_times():
     out = io.StringIO()
     call_command(
-        "botmatch", "--games", "2", "--processes", "1", "easy", stdout=out, stderr=io.StringIO()
-    )
+        botmatch.Command(), "--games", "2", "--processes", "1", "easy",
+        stdout=out, stderr=io.StringIO(),
+    )  # fmt: skip
     text = out.getvalue()
     assert "easy first alone in" in text
     assert "95% CI" in text
     assert "think time median easy" in text
     with pytest.raises(CommandError):
-        call_command("botmatch", "--games", "1", "easy", "--hard", "depth=3")
+        call_command(botmatch.Command(), "--games", "1", "easy", "--hard", "depth=3")
 
 
 # A late position (seat 1 to move, 81–86 behind, one sun left) found in a hard-against-medium

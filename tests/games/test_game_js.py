@@ -153,7 +153,7 @@ def run_game_js(js_tree: Path):
             "".join(
                 f"import {{ {names} }} from {json.dumps((js_tree / 'game' / module).as_uri())};\n"
                 for module, names in (
-                    ("socket.js", "GameSocket, SYNC_AFTER_MS"),
+                    ("socket.js", "GameSocket, SYNC_AFTER_MS, pageSocket"),
                     ("store.js", "GameStore"),
                 )
             )
@@ -198,6 +198,41 @@ def test_connects_to_the_game_path_on_the_page_host(run_game_js):
     assert result["sentOnFirstOpen"] == []
     assert result["log"] == [["open", {"reopened": False}]]
     assert result["syncAfter"] == 4000
+
+
+def test_the_board_and_the_chat_share_one_socket_and_each_frame_comes_once(run_game_js):
+    """game.js and chat.js both ask pageSocket for the game's path: one connection, each frame
+    delivered once to each listener; a listener added once the socket is open hears onOpen."""
+    result = run_game_js("""
+        const board = pageSocket("/ws/games/9/");
+        const seen = { board: [], chat: [] };
+        board.listen({ onMessage: (m) => seen.board.push(m.type) });
+        board.connect();
+        const chat = pageSocket("/ws/games/9/");
+        chat.connect(); // connecting already: no second connection
+        last().open();
+        let chatOpened = 0;
+        chat.listen({
+          onOpen: () => { chatOpened += 1; chat.send({ type: "chat_history" }); },
+          onMessage: (m) => seen.chat.push(m.type),
+        });
+        last().deliver(state(3));
+        last().deliver({ type: "chat", id: 1, text: "hi" });
+        result = {
+          same: board === chat,
+          other: pageSocket("/ws/games/10/") === board,
+          sockets: sockets.length,
+          chatOpened,
+          sent: last().sent,
+          seen,
+        };
+    """)
+    assert result["same"] is True
+    assert result["other"] is False
+    assert result["sockets"] == 1
+    assert result["chatOpened"] == 1
+    assert result["sent"] == [{"type": "chat_history"}]
+    assert result["seen"] == {"board": ["state", "chat"], "chat": ["state", "chat"]}
 
 
 def test_each_request_gets_a_fresh_id(run_game_js):

@@ -1,4 +1,4 @@
-"""The load benchmark's accounting (games/loadtest.py): a process that starts during the run, as
+"""The load benchmark's accounting (bench/loadtest.py): a process that starts during the run, as
 a PostgreSQL backend does when a pool grows under load, counts all its CPU; one that ran before
 counts only what it spent since the start."""
 
@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import loadtest
+from bench import loadtest
 
 BURN = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\n"
 
@@ -66,7 +66,7 @@ def test_server_cpu_per_move_counts_the_web_processes_and_the_database_only():
 def test_the_load_client_reports_its_own_cpu(tmp_path):
     """The client shares the machine's cores with the stack: its CPU over a phase is reported
     under a role of its own (and left out of the server's CPU per move, above)."""
-    from games.management.commands.loadtest import _measured
+    from bench.loadtest import _measured
 
     async def busy() -> loadtest.Result:
         end = time.process_time() + 0.2

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
+from bench.pairing_bench import EventReport, simulate
 from tournaments.pairing import PairingPlayer, RoundPairing, balance_seats, seat_order, swiss_round
-from tournaments.pairing_bench import EventReport, simulate
 
 
 def test_round_one_alternates_seat_one_between_tables() -> None:

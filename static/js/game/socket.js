@@ -3,17 +3,23 @@
  * with backoff, and never leaves a request hanging: when neither its answer nor (after a move)
  * the new state arrives within SYNC_AFTER_MS, it asks for the current state ("sync").
  *
- * Handlers: onOpen({reopened}), onMessage(message) (parsed frames only), onClose().
+ * Handlers: onOpen({reopened}), onMessage(message) (parsed frames only), onClose(event).
  * version() gives the state version the page holds (the answer to a move is a newer state).
+ *
+ * One socket per page and path (pageSocket): the game page's board (game.js) and its chat
+ * (chat.js) listen to the same connection, so a watcher receives each state once. Each script
+ * adds its handlers with listen(); frames go to every listener, each taking the types it knows
+ * (the chat's requests carry the id "chat").
  */
 
 export const SYNC_AFTER_MS = 4000;
 
 export class GameSocket {
-  constructor(path, { onOpen, onMessage, onClose, version }) {
+  constructor(path, { onOpen, onMessage, onClose, version } = {}) {
     this.path = path;
-    this.handlers = { onOpen, onMessage, onClose };
-    this.version = version;
+    this.listeners = [];
+    if (onOpen || onMessage || onClose) this.listen({ onOpen, onMessage, onClose });
+    this.version = version || (() => 0);
     this.socket = null;
     this.retries = 0;
     this.everOpened = false;
@@ -24,12 +30,39 @@ export class GameSocket {
     this.requestCount = 0;
   }
 
+  /**
+   * Adds handlers ({onOpen, onMessage, onClose}, each optional). A listener added once the socket
+   * is open hears onOpen({reopened: false}) at once, so that it can ask for what it needs.
+   */
+  listen(handlers) {
+    this.listeners.push(handlers);
+    if (this.isOpen && handlers.onOpen) handlers.onOpen({ reopened: false });
+    return this;
+  }
+
+  emit(name, value) {
+    for (const listener of this.listeners) {
+      if (listener[name]) listener[name](value);
+    }
+  }
+
+  /** Connects once every script of the page has run and listened (or now, if they have). */
+  connectOnceLoaded() {
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", () => this.connect(), { once: true });
+    } else {
+      this.connect();
+    }
+  }
+
   url() {
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     return scheme + window.location.host + this.path;
   }
 
   connect() {
+    if (this.socket) return; // connecting or open already (another script of the page asked)
+    window.clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     try {
       this.socket = new WebSocket(this.url());
@@ -41,8 +74,8 @@ export class GameSocket {
       this.retries = 0;
       const reopened = this.everOpened;
       this.everOpened = true;
-      if (reopened) this.send({ type: "sync" });
-      this.handlers.onOpen({ reopened });
+      if (reopened && this.path.startsWith("/ws/games/")) this.send({ type: "sync" });
+      this.emit("onOpen", { reopened });
     });
     this.socket.addEventListener("message", (event) => {
       let message;
@@ -51,12 +84,12 @@ export class GameSocket {
       } catch (error) {
         return;
       }
-      this.handlers.onMessage(message);
+      this.emit("onMessage", message);
       if (this.syncTimer) this.answered(message);
     });
-    this.socket.addEventListener("close", () => {
+    this.socket.addEventListener("close", (event) => {
       this.socket = null;
-      this.handlers.onClose();
+      this.emit("onClose", event);
     });
   }
 
@@ -64,7 +97,10 @@ export class GameSocket {
     if (this.reconnectTimer) return;
     const delay = Math.min(30000, 1000 * 2 ** this.retries) + Math.random() * 500;
     this.retries += 1;
-    this.reconnectTimer = window.setTimeout(() => this.connect(), delay);
+    this.reconnectTimer = window.setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect();
+    }, delay);
   }
 
   get isOpen() {
@@ -114,4 +150,12 @@ export class GameSocket {
       this.awaitedId = null;
     }
   }
+}
+
+const pageSockets = new Map();
+
+/** The page's one socket to `path`, shared by every script of the page that asks for it. */
+export function pageSocket(path) {
+  if (!pageSockets.has(path)) pageSockets.set(path, new GameSocket(path));
+  return pageSockets.get(path);
 }

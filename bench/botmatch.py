@@ -1,6 +1,7 @@
-"""``manage.py botmatch --games 200 --players 2 hard medium``: bot-against-bot matches.
+"""``python -m bench.botmatch --games 200 --players 2 hard medium``: bot-against-bot matches.
 
-A thin wrapper over ``games.bots_bench`` (which also runs as ``python -m games.bots_bench``)."""
+A thin wrapper over ``bench.bots_bench`` (which also runs as ``python -m bench.bots_bench``) with
+progress on stderr."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import bots_bench
+from bench import bots_bench, run_command
 
 
 class Command(BaseCommand):
@@ -48,3 +49,7 @@ class Command(BaseCommand):
         for line in summary.lines(options["players"]):
             self.stdout.write(line)
         self.stdout.write(f"{options['games']} games in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    run_command(Command, "bench.botmatch")

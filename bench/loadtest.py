@@ -1,7 +1,7 @@
-"""The load benchmark behind ``manage.py loadtest`` (docs/performance.md).
+"""The load benchmark: ``python -m bench.loadtest`` (``make loadtest``, docs/performance.md).
 
 N two-player games of scripted players over WebSockets against a running site (``make up``), and,
-in the same run, the same players on the bare echo consumer (``siesta_site/echo.py``) as the floor:
+in the same run, the same players on the bare echo consumer (``bench/echo.py``) as the floor:
 what the server, the channel layer and this client cost with no game behind them.
 
 A move's latency is the time from the mover's ``move`` frame to the opponent's ``state`` frame of
@@ -19,7 +19,7 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,10 @@ from urllib.parse import urlsplit
 
 import psutil
 import websockets
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bench import run_command
 from games.engine import Position, best_turn, random_turn
 
 STATE_TIMEOUT = 10.0
@@ -273,7 +276,7 @@ async def _echo_pair(
     commit: bool = False,
 ) -> None:
     """Two sockets in one echo room taking turns: each frame's copy reaching the other socket
-    (after a transaction's commit, with ``commit``: ``siesta_site/echo.py``)."""
+    (after a transaction's commit, with ``commit``: ``bench/echo.py``)."""
     uri = f"{base}/ws/echo/{room}/" + ("?commit=1" if commit else "")
     try:
         async with (
@@ -510,3 +513,118 @@ def server_cpu_ms_per_move(usage_by_role: dict[str, dict[str, float]], moves: in
         if role.startswith("web") or role == "postgres"
     )
     return round(1000 * server_cpu / moves, 2)
+
+
+# -- the command -----------------------------------------------------------------------------------
+# Run it against ``make up`` with the same environment (it creates its users and games in the
+# site's database): ``make loadtest GAMES=20`` or ``python -m bench.loadtest --url
+# http://127.0.0.1:8000 --games 200 --think 0.5 --duration 30``. Prints one JSON object: the
+# site's and the floor's (and with ``--commit-floor`` the commit floor's) latencies
+# (p50/p90/p99/max), moves/s, lost states and errors, the ratios to the floor, CPU and RSS per
+# process of the stack, and, with ``--watchers``, how many watchers connecting at once got in.
+
+
+class Command(BaseCommand):
+    help = "Load benchmark: N games over WebSockets against a running site, and the echo floor."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument("--games", type=int, default=20)
+        parser.add_argument("--think", type=float, default=0.5, help="seconds before each move")
+        parser.add_argument("--duration", type=float, default=30.0, help="seconds per phase")
+        parser.add_argument("--watchers", type=int, default=0, help="connect this many at once")
+        parser.add_argument("--no-floor", action="store_true", help="skip the echo floor")
+        parser.add_argument(
+            "--commit-floor",
+            action="store_true",
+            help="also measure the echo with a move's transaction around it (bench/echo.py)",
+        )
+        parser.add_argument(
+            "--steady",
+            action="store_true",
+            help="games begin and end at times spread out, measured after a warm-up",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        url, games, think = options["url"], options["games"], options["think"]
+        duration, steady = options["duration"], options["steady"]
+        database = str(settings.DATABASES["default"]["NAME"])
+        floors = [] if options["no_floor"] else [("floor", False)]
+        if options["commit_floor"]:
+            floors.append(("commit_floor", True))
+        if floors and not asyncio.run(echo_available(url)):
+            raise CommandError(
+                "the site does not route the echo socket: start it with `make up SIESTA_ECHO_WS=1`"
+                " (or pass --no-floor)"
+            )
+        per_slot = tables_per_slot(
+            games, think, duration + (STEADY_WARMUP if steady else 0.0)
+        ) + int(steady)
+        self.stderr.write(f"scripting and creating {games} x {per_slot} games...")
+        tables = create_tables(games * per_slot, script_games(games * per_slot))
+        slots = [tables[i::games] for i in range(games)]
+        report: dict[str, Any] = {
+            "games": games,
+            "think_s": think,
+            "duration_s": duration,
+            "steady": steady,
+        }
+
+        base_dir = Path(settings.BASE_DIR)
+        for key, commit in floors:
+            self.stderr.write(f"{key.replace('_', ' ')}: echo consumer...")
+            floor, floor_usage = _measured(
+                base_dir,
+                database,
+                run_floor(url, games, 10**9, think, duration, steady=steady, commit=commit),
+            )
+            report[key] = floor.summary()
+            if floor.moves:
+                report[key]["server_cpu_ms_per_move"] = server_cpu_ms_per_move(
+                    floor_usage, floor.played
+                )
+
+        self.stderr.write("site: games...")
+        site, report["processes"] = _measured(
+            base_dir, database, run_games(url, slots, think, duration, steady=steady)
+        )
+        report["site"] = site.summary()
+        if site.moves:
+            report["site"]["server_cpu_ms_per_move"] = server_cpu_ms_per_move(
+                report["processes"], site.played
+            )
+        for key in ("floor", "commit_floor"):
+            if key in report:
+                report[f"ratios_to_{key}"] = {
+                    stat: round(report["site"][stat] / report[key][stat], 2)
+                    for stat in ("p50_ms", "p90_ms", "p99_ms", "moves_per_s")
+                    if report["site"][stat] and report[key][stat]
+                }
+
+        if options["watchers"]:
+            self.stderr.write(f"watchers: {options['watchers']} at once...")
+            report["watchers"] = asyncio.run(
+                connect_watchers(url, [s[0].game_id for s in slots], options["watchers"])
+            )
+        self.stdout.write(json.dumps(report, indent=2))
+
+
+def _measured(
+    base_dir: Path, database: str, run: Coroutine[Any, Any, Result]
+) -> tuple[Result, dict[str, dict[str, float]]]:
+    """Play ``run`` and measure the stack's processes over it. Processes started during the run
+    (PostgreSQL backends of a pool that grows under load) count in full."""
+    processes = stack_processes(base_dir, database)
+    processes["load client"] = [psutil.Process()]  # this command: it shares the machine's cores
+    cpu_start = cpu_seconds(p for procs in processes.values() for p in procs)
+    started = time.perf_counter()
+    with collector_paused():
+        result = asyncio.run(run)
+    elapsed = time.perf_counter() - started
+    after = stack_processes(base_dir, database)
+    after["load client"] = processes["load client"]
+    return result, usage(processes, cpu_start, elapsed, after)
+
+
+if __name__ == "__main__":
+    run_command(Command, "bench.loadtest")

@@ -1,17 +1,18 @@
-"""A bare Channels consumer for the load benchmark's floor (``manage.py loadtest``).
+"""A bare Channels consumer for the load benchmark's floor (``python -m bench.loadtest``).
 
 It does what the game consumer does minus the game: a text frame from one socket goes through the
 channel layer to every socket of the same room (``group_send``, as a move's state does), the
-sender included. No database (but below), no sessions. Routed at ``/ws/echo/<room>/`` only when
-``SIESTA_ECHO_WS`` is on (off by default everywhere, ``make up`` included; the benchmark's stack
-turns it on: ``make up SIESTA_ECHO_WS=1``).
+sender included. No database (but below), no sessions, none of the site's socket limits
+(``siesta_site.sockets``): a floor, not a socket of the site. Routed at ``/ws/echo/<room>/`` only
+by ``bench.asgi``, which ``make up SIESTA_ECHO_WS=1`` serves instead of ``siesta_site.asgi`` (the
+site itself never routes it).
 
 With ``?commit=1`` on PostgreSQL the frame first takes the skeleton of a move's transaction, in
 the same pool of database threads as the game consumer: ``transaction.atomic`` (BEGIN), a row lock
 (here a transaction-level advisory lock on the room), a write (a transaction id, so that COMMIT
 flushes the write-ahead log as a move's does) and COMMIT; the frame is broadcast on commit, from
 that thread, as a move's state is. No engine, no models, no state: what the four round trips to
-PostgreSQL and the thread hand-off cost alone (``manage.py loadtest --commit-floor``).
+PostgreSQL and the thread hand-off cost alone (``python -m bench.loadtest --commit-floor``).
 """
 
 from __future__ import annotations

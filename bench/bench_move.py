@@ -1,4 +1,4 @@
-"""``manage.py bench_move``: the server's CPU per move, in one process, without a network.
+"""``python -m bench.bench_move``: the server's CPU per move, in one process, without a network.
 
 Plays scripted two-player games through the site's own ASGI application (``siesta_site.asgi``:
 Origin check, session and auth middleware, the game consumer, the worker threads, the services,
@@ -7,9 +7,9 @@ with Channels' in-memory test communicators instead of Daphne and sockets. Print
 time per move (every thread; the clients' few JSON decodes included), the PostgreSQL backends' CPU
 per move (backends of this database on this machine, read from ``/proc``), the queries per move
 and moves per second. What Daphne adds (WebSocket framing, its own bookkeeping) is not counted:
-``manage.py loadtest`` against ``make up`` measures the whole stack.
+``python -m bench.loadtest`` against ``make up`` measures the whole stack.
 
-Profile it with py-spy (``py-spy record -f raw -o out.txt -- python manage.py bench_move``).
+Profile it with py-spy (``py-spy record -f raw -o out.txt -- python -m bench.bench_move``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db.backends.signals import connection_created
 
-from games import loadtest
+from bench import loadtest, run_command
 
 
 class _Queries:
@@ -174,3 +174,7 @@ class Command(BaseCommand):
             "threads_cpu_ms_per_move": threads,
         }
         self.stdout.write(json.dumps(report))
+
+
+if __name__ == "__main__":
+    run_command(Command, "bench.bench_move")

@@ -1,6 +1,6 @@
 """The pairing benchmark: random Swiss events paired round after round, timed, with the seat spread.
 
-``python -m tournaments.pairing_bench [--seats 2] [--players 30] [--rounds 8] [--events 20]``
+``python -m bench.pairing_bench [--seats 2] [--players 30] [--rounds 8] [--events 20]``
 prints, per table size, the rounds paired, the median and worst time per round, the rounds with
 a rematch and how evenly seats were spread: for each player the most minus the fewest sittings in
 a seat (seats 1..k), as a histogram over every player of every event. Pure, like

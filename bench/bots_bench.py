@@ -1,6 +1,6 @@
 """Bot-against-bot matches: win rates with a 95% confidence interval, and think times.
 
-``python -m games.bots_bench --games 200 --players 2 hard medium`` (or ``manage.py botmatch``).
+``python -m bench.bots_bench --games 200 --players 2 hard medium`` (or ``bench.botmatch``).
 The first level named is the one measured; the others fill the remaining seats (the last one
 repeated). Its seat rotates from game to game and variants alternate, so neither seat order nor
 variant favours it. Games run in parallel processes. Pure Python: no Django needed.
@@ -224,7 +224,7 @@ def hard_options(pairs: Sequence[str]) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m games.bots_bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.bots_bench", description=__doc__)
     add_arguments(parser)
     args = parser.parse_args(argv)
     started = time.perf_counter()
