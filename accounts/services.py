@@ -110,10 +110,7 @@ def personal_token_create(
         if PersonalAccessToken.objects.filter(user_id=user.pk).count() >= (
             PersonalAccessToken.MAX_PER_USER
         ):
-            raise TooManyPersonalTokens(
-                _("You have %(count)s tokens, the most allowed: revoke one first.")
-                % {"count": PersonalAccessToken.MAX_PER_USER}
-            )
+            raise TooManyPersonalTokens(_("You have as many tokens as allowed: revoke one first."))
         token = PersonalAccessToken.objects.create(
             user_id=user.pk,
             name=name,
