@@ -203,7 +203,9 @@ class PersonalTokenListCreateApi(_PersonalTokensApi):
     @extend_schema_serializer(component_name="PersonalTokenInput")
     class InputSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=PersonalAccessToken.NAME_MAX_LENGTH)
-        scopes = serializers.MultipleChoiceField(choices=SCOPES, allow_empty=False)
+        scopes = serializers.ListField(
+            child=serializers.ChoiceField(choices=SCOPES), min_length=1, max_length=len(SCOPES)
+        )
         expires_at = serializers.DateTimeField(
             required=False, allow_null=True, help_text="Omitted or null: it never expires."
         )
