@@ -25,6 +25,7 @@ from tests.siesta_site.test_sockets import (  # noqa: F401 - fixtures
     layer,
     next_error,
     open_socket,
+    signed_in_client,
     token_socket,
 )
 
@@ -155,3 +156,18 @@ def test_the_check_of_a_personal_token(table):
     assert sockets.credential_valid(ana.pk, "pat", key)
     assert not sockets.credential_valid(UserFactory().pk, "pat", key)
     assert not sockets.credential_valid(ana.pk, "pat", key + "x")
+
+
+async def test_logging_out_of_the_site_keeps_the_bots_socket(open_socket, table):  # noqa: F811
+    ana, game = table
+    bot = await signed_in_socket(open_socket, game, await new_token(ana, ["play"]))
+    browser = await database_sync_to_async(signed_in_client)(ana)
+    page = await open_socket(f"/ws/games/{game.pk}/", client=browser)
+    await first_frame(page)
+
+    assert (await database_sync_to_async(browser.post)("/accounts/logout/")).status_code == 302
+
+    assert await closed_with(page) == sockets.CLOSE_SIGNED_OUT
+    await bot.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0, "id": "m1"})
+    frames = [await bot.receive_json_from(timeout=TIMEOUT) for _ in range(2)]
+    assert {"type": "ack", "id": "m1", "ply": 1, "points": [1, 0]} in frames
