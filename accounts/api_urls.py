@@ -9,6 +9,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/token/", api.TokenApi.as_view(), name="api-token"),
     path("auth/logout/", api.LogoutApi.as_view(), name="api-logout"),
     path("tokens/", api.PersonalTokenListCreateApi.as_view(), name="api-tokens"),
-    path("tokens/<int:token_id>/", api.PersonalTokenDetailApi.as_view(), name="api-token-detail"),
+    path("tokens/<id:token_id>/", api.PersonalTokenDetailApi.as_view(), name="api-token-detail"),
     path("me/", api.MeApi.as_view(), name="api-me"),
 ]

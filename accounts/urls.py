@@ -10,6 +10,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("register/", views.register, name="register"),
     path("password_reset/", views.SitePasswordResetView.as_view(), name="password_reset"),
     path("", views.account, name="account"),
-    path("tokens/<int:token_id>/revoke/", views.personal_token_revoke, name="token_revoke"),
+    path("tokens/<id:token_id>/revoke/", views.personal_token_revoke, name="token_revoke"),
     path("", include("django.contrib.auth.urls")),
 ]

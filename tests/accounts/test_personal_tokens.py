@@ -385,3 +385,10 @@ def test_me_without_credentials_is_a_401():
     response = APIClient().get(ME)
     assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
+
+
+def test_an_id_past_the_database_range_is_a_404(user):
+    response = by_session(user).delete("/api/tokens/99999999999999999999999/")
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
