@@ -1,29 +1,39 @@
-"""Accounts for scripts and bots (API.md, Auth): register, trade a password for a token, and
-revoke it. Sign-ins and registrations are throttled (siesta_site/throttling.py)."""
+"""Accounts for scripts and bots (API.md, Auth): register, trade a password for a token, log out;
+the personal access tokens of bots and tools (create, list, revoke); ``GET /api/me/``.
+Sign-ins and registrations are throttled (siesta_site/throttling.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import authenticate, get_user_model, logout, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import selectors
+from accounts.models import PersonalAccessToken
 from accounts.services import (
     USERNAME_TAKEN,
+    personal_token_create,
+    personal_token_revoke,
     user_register,
     user_token_issue,
     user_token_revoke,
 )
+from ratings.api import StandingSerializer
+from ratings.selectors import user_standings
 from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
+from siesta_site.api.errors import error_responses
 from siesta_site.api.serializers import ErrorSerializer
+from siesta_site.credentials import ANY_SCOPE, SCOPES, TokenGrant
 
 User = get_user_model()
 
@@ -129,14 +139,166 @@ class TokenApi(_NoCredentialsApi):
 
 class LogoutApi(SiestaApi):
     permission_classes = [IsAuthenticated]
+    write_scope = ANY_SCOPE  # any token may end itself
 
     @extend_schema(
         tags=["auth"],
-        summary="Revoke the caller's API token",
+        summary="End the credential of this call",
+        description=(
+            "With the account's API token: revoke it (`POST /api/auth/token/` issues a new one). "
+            "With a personal access token: revoke that token. With the session: end the "
+            "session only; every token keeps working."
+        ),
         request=None,
         responses={204: None, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        # A script signs in again with POST /api/auth/token/, which issues a new key.
-        user_token_revoke(user=signed_in_user(request))
+        user = signed_in_user(request)
+        if isinstance(request.auth, TokenGrant) and request.auth.token_id is not None:
+            personal_token_revoke(user=user, token_id=request.auth.token_id)
+        elif isinstance(request.auth, Token):
+            user_token_revoke(user=user)
+        else:  # the site's session: a bot's token must not die with its owner's logout
+            logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- personal access tokens ------------------------------------------------------------------------
+
+
+@extend_schema_serializer(component_name="PersonalToken")
+class PersonalTokenSerializer(serializers.ModelSerializer[PersonalAccessToken]):
+    scopes = serializers.ListField(
+        source="scope_list", child=serializers.ChoiceField(choices=SCOPES)
+    )
+    shown = serializers.CharField(help_text="The token's first characters, to recognise it.")
+    expired = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PersonalAccessToken
+        fields = [
+            "id",
+            "name",
+            "shown",
+            "scopes",
+            "created_at",
+            "expires_at",
+            "last_used_at",
+            "expired",
+        ]
+
+    def get_expired(self, token: PersonalAccessToken) -> bool:
+        return token.expired()
+
+
+class _PersonalTokensApi(SiestaApi):
+    # Only the password's credentials (the session or the account's API token) manage personal
+    # tokens: a token of limited scopes must not mint itself a wider one.
+    permission_classes = [IsAuthenticated]
+    read_scope = None
+    write_scope = None
+
+
+class PersonalTokenListCreateApi(_PersonalTokensApi):
+    @extend_schema_serializer(component_name="PersonalTokenInput")
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=PersonalAccessToken.NAME_MAX_LENGTH)
+        scopes = serializers.ListField(
+            child=serializers.ChoiceField(choices=SCOPES), min_length=1, max_length=len(SCOPES)
+        )
+        expires_at = serializers.DateTimeField(
+            required=False, allow_null=True, help_text="Omitted or null: it never expires."
+        )
+
+    @extend_schema_serializer(component_name="NewPersonalToken")
+    class CreatedSerializer(PersonalTokenSerializer):
+        token = serializers.CharField(
+            help_text="The secret, shown this once: send as 'Authorization: Token <token>'."
+        )
+
+        class Meta(PersonalTokenSerializer.Meta):
+            fields = [*PersonalTokenSerializer.Meta.fields, "token"]
+
+    @extend_schema(
+        tags=["auth"],
+        summary="The caller's personal access tokens",
+        responses={200: PersonalTokenSerializer(many=True), 403: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        tokens = selectors.personal_tokens_of(user=signed_in_user(request))
+        return Response(PersonalTokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Create a personal access token (its secret is shown once)",
+        request=InputSerializer,
+        responses={
+            201: CreatedSerializer,
+            **error_responses(
+                e403="Not with a personal access token.", e409="Too many tokens: revoke one."
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = personal_token_create(
+            user=signed_in_user(request),
+            name=data.validated_data["name"],
+            scopes=data.validated_data["scopes"],
+            expires_at=data.validated_data.get("expires_at"),
+        )
+        body = {**PersonalTokenSerializer(created.token).data, "token": created.secret}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class PersonalTokenDetailApi(_PersonalTokensApi):
+    @extend_schema(
+        tags=["auth"],
+        summary="Revoke a personal access token (its sockets close)",
+        responses={204: None, **error_responses(e403="Not with a personal access token.")},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        personal_token_revoke(user=signed_in_user(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+    read_scope = ANY_SCOPE  # a bot may always ask what its token is
+
+    @extend_schema_serializer(component_name="Me")
+    class OutputSerializer(serializers.Serializer[Any]):
+        username = serializers.CharField()
+        ratings = StandingSerializer(many=True)
+        auth = serializers.ChoiceField(
+            choices=["session", "token", "personal_token"],
+            help_text="How this call signed in.",
+        )
+        scopes = serializers.ListField(
+            child=serializers.ChoiceField(choices=SCOPES),
+            allow_null=True,
+            help_text="What the token may do (the account's token: every scope); null: session.",
+        )
+
+    @extend_schema(
+        tags=["auth"],
+        summary="The caller: username, ratings, and the token's scopes",
+        responses={200: OutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        user = signed_in_user(request)
+        grant = request.auth
+        if isinstance(grant, TokenGrant):
+            auth, scopes = "personal_token", [s for s in SCOPES if grant.allows(s)]
+        elif isinstance(grant, Token):
+            auth, scopes = "token", list(SCOPES)
+        else:
+            auth, scopes = "session", None
+        me = {
+            "username": user.get_username(),
+            "ratings": user_standings(user=user),
+            "auth": auth,
+            "scopes": scopes,
+        }
+        return Response(self.OutputSerializer(me).data)

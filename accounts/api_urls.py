@@ -8,4 +8,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/register/", api.RegisterApi.as_view(), name="api-register"),
     path("auth/token/", api.TokenApi.as_view(), name="api-token"),
     path("auth/logout/", api.LogoutApi.as_view(), name="api-logout"),
+    path("tokens/", api.PersonalTokenListCreateApi.as_view(), name="api-tokens"),
+    path("tokens/<id:token_id>/", api.PersonalTokenDetailApi.as_view(), name="api-token-detail"),
+    path("me/", api.MeApi.as_view(), name="api-me"),
 ]

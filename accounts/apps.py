@@ -2,9 +2,10 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
-    """Accounts: registration, the sign-in pages, password change and the API tokens of scripts.
+    """Accounts: registration, the sign-in pages, password change, the account's API token and
+    the personal access tokens of bots and tools (``accounts.models``).
 
-    Users are Django's own (``auth_user``); this app holds no models of its own."""
+    Users are Django's own (``auth_user``)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
@@ -19,7 +20,12 @@ class AccountsConfig(AppConfig):
             note_password_change,
             revoke_tokens_on_password_change,
         )
+        from accounts.services import personal_token_grant
+        from siesta_site.credentials import personal_tokens_provide
         from siesta_site.throttling import record_logged_in, record_login_failure
+
+        # How the API and the sockets check a personal access token (siesta_site/credentials.py).
+        personal_tokens_provide(personal_token_grant)
 
         # Failed sign-ins (login form, API token, anything calling authenticate()) are counted per
         # username and address, delaying that pair (siesta_site/throttling.py); a sign-in ends

@@ -28,12 +28,15 @@ def note_password_change(sender: Any, instance: Any, update_fields: Any = None, 
 
 def revoke_tokens_on_password_change(sender: Any, instance: Any, **_: Any) -> None:
     """``post_save`` of the user model: a changed password revokes the API token, so a leaked
-    token dies with the password; ``POST /api/auth/token/`` issues a new one. Every open socket
-    of the user (session or token) is closed after the commit (4401): each signs in again."""
+    token dies with the password; ``POST /api/auth/token/`` issues a new one. The user's sockets
+    signed in by a session or that token are closed after the commit (4401): each signs in again.
+    Personal access tokens are kept (each is revoked on its own, on the account page), and so
+    are their sockets: a bot does not stop because its owner changed their password."""
     if getattr(instance, "_siesta_password_changed", False):
         instance._siesta_password_changed = False
         Token.objects.filter(user=instance).delete()
-        transaction.on_commit(partial(close_user_sockets, instance.pk))
+        for via in ("session", "token"):
+            transaction.on_commit(partial(close_user_sockets, instance.pk, via=via), robust=True)
 
 
 def close_sockets_on_logout(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:

@@ -9,5 +9,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("login/", views.SiteLoginView.as_view(), name="login"),
     path("register/", views.register, name="register"),
     path("password_reset/", views.SitePasswordResetView.as_view(), name="password_reset"),
+    path("", views.account, name="account"),
+    path("tokens/<id:token_id>/revoke/", views.personal_token_revoke, name="token_revoke"),
     path("", include("django.contrib.auth.urls")),
 ]

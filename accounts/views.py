@@ -1,5 +1,6 @@
-"""Pages of accounts: registration and the sign-in forms (throttled like the API's), and the
-password reset form (throttled, and mailing confirmed addresses only).
+"""Pages of accounts: registration and the sign-in forms (throttled like the API's), the
+password reset form (throttled, and mailing confirmed addresses only), and the account page with
+the personal access tokens of bots and tools.
 
 The other account pages (logout, password change) are Django's own (``accounts/urls.py``).
 """
@@ -8,10 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.views import LoginView, PasswordResetView
 from django.db import IntegrityError, transaction
@@ -20,8 +23,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts import selectors, services
+from accounts.forms import PersonalTokenForm
 from siesta_site import throttling
 from social.services import email_is_confirmed
+
+NEW_TOKEN_KEY = "accounts_new_token"
+"""Where the secret of a token just created waits for the page after the redirect (once)."""
 
 
 @require_http_methods(["GET", "POST"])
@@ -111,6 +119,46 @@ def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """The account page: links to the account's settings, and the personal access tokens (listed,
+    created, revoked). A new token's secret is shown once, on the page after its creation."""
+    user = _signed_in(request)
+    form = PersonalTokenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = services.personal_token_create(user=user, **form.service_arguments())
+        except services.PersonalTokenError as exc:
+            form.add_error(None, exc.message)
+        else:
+            request.session[NEW_TOKEN_KEY] = {"id": created.token.pk, "secret": created.secret}
+            return redirect("account")
+    context = {
+        "form": form,
+        "tokens": selectors.personal_tokens_of(user=user),
+        "new_token": request.session.pop(NEW_TOKEN_KEY, None),
+    }
+    return render(request, "registration/account.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["POST"])
+def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        services.personal_token_revoke(user=_signed_in(request), token_id=token_id)
+    except services.PersonalTokenError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The token is revoked: it no longer works."))
+    return redirect("account")
+
+
+def _signed_in(request: HttpRequest) -> AbstractBaseUser:
+    """The user of a ``login_required`` view."""
+    return cast(AbstractBaseUser, request.user)
 
 
 def _retry_after(response: HttpResponse, wait: float) -> HttpResponse:

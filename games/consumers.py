@@ -51,6 +51,13 @@ from games.state import (
     SyncFrame,
     TurnPreview,
 )
+from siesta_site.credentials import (
+    PLAY,
+    TokenGrant,
+    TokenRefused,
+    is_personal_key,
+    personal_token_grant,
+)
 from siesta_site.engine_budget import EngineBudgetSpent, EngineUnavailable
 from siesta_site.sockets import (
     CLOSE_TOO_MANY,
@@ -203,11 +210,18 @@ def _current_version(game_id: int) -> int | None:
     return version
 
 
-def _user_for_token(key: str) -> User | None:
+def _grant_for_token(key: str) -> TokenGrant | None:
+    """Who ``key`` signs in, with its scopes: a personal access token (``siesta_site.credentials``)
+    or the account's API token (every scope; one plain query, ``rows.user_for_token``)."""
+    if is_personal_key(key):
+        try:
+            return personal_token_grant(key)
+        except TokenRefused:
+            return None
     user: User | None = rows.user_for_token(key)
     if user is None or not user.is_active:
         return None
-    return user
+    return TokenGrant(user=user, scopes=None)
 
 
 def _game_id_of(text: str) -> int | None:
@@ -228,6 +242,8 @@ class GameConsumer(GuardedJsonConsumer):
     """The signed-in user (by session cookie or ``auth`` message); None for anonymous watchers."""
     version: int
     """The version of the last state sent; older or repeated broadcasts are not sent again."""
+    play_frames = frozenset({"move", "hint", "resign", "check"})
+    """Frames a personal access token needs the ``play`` scope for (watching needs none)."""
 
     async def dispatch(self, message: Message) -> None:
         """Channels' dispatch without its ``aclose_old_connections()`` before every message and
@@ -280,6 +296,13 @@ class GameConsumer(GuardedJsonConsumer):
                 raise MessageError(_("Unknown message type %(type)s.") % {"type": content["type"]})
             if content["type"] != "auth":
                 self.auth_allowed = False
+            if content["type"] in self.play_frames and not self.has_scope(PLAY):
+                await self._send_error(
+                    _("This token does not have the %(scope)s scope.") % {"scope": PLAY},
+                    code=f"missing_scope_{PLAY}",
+                    message_id=message_id,
+                )
+                return
             await handler(self, content)
         except MessageError as exc:
             await self._send_error(exc.message, message_id=message_id)
@@ -301,12 +324,12 @@ class GameConsumer(GuardedJsonConsumer):
         if not self.auth_allowed:
             raise MessageError(_("Send auth as the first message."))
         key = _string_field(content, "token")
-        user = await db_call(_user_for_token)(key)
-        if user is None:  # the client may try again with another token
+        grant = await db_call(_grant_for_token)(key)
+        if grant is None:  # the client may try again with another token
             raise MessageError(_("Invalid token."))
-        if not await self.signed_in(user, token=key):
+        if not await self.signed_in(grant.user, token=key, scopes=grant.scopes):
             return  # closed: the layer is down
-        frame: AuthFrame = {"type": "auth", "username": user.get_username()}
+        frame: AuthFrame = {"type": "auth", "username": grant.user.get_username()}
         await self.send_json(frame)
 
     async def _on_sync(self, content: Message) -> None:

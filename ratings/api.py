@@ -13,10 +13,10 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from ratings import selectors
 from ratings.models import Pool, Rating, Reason, Result
+from siesta_site.api.base import SiestaApi
 from siesta_site.api.pagination import PageNumberPagination
 from siesta_site.api.serializers import ErrorSerializer
 
@@ -90,7 +90,7 @@ class LeaderboardPagination(PageNumberPagination):
     page_size = selectors.LEADERBOARD_PAGE_SIZE
 
 
-class LeaderboardApi(APIView):
+class LeaderboardApi(SiestaApi):
     """The leaderboard of a pool, best first."""
 
     permission_classes = [AllowAny]
@@ -124,7 +124,7 @@ class LeaderboardApi(APIView):
         return paginator.get_paginated_response(data)
 
 
-class UserRatingsApi(APIView):
+class UserRatingsApi(SiestaApi):
     """A player's rating history, oldest first: one entry per finished game they played."""
 
     permission_classes = [AllowAny]
@@ -188,7 +188,7 @@ class Profile:
     hinted_games: int
 
 
-class UserProfileApi(APIView):
+class UserProfileApi(SiestaApi):
     """A player's rating in each pool, and their hinted share over both pools."""
 
     permission_classes = [AllowAny]

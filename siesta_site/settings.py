@@ -281,7 +281,8 @@ REST_FRAMEWORK = {
     # The token first: a bad or missing token is a 401 (with `WWW-Authenticate: Token`) on
     # every view, as on SiestaApi's, not the 403 DRF answers when the session comes first.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's, also knowing personal access tokens (siesta_site/credentials.py).
+        "siesta_site.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PAGINATION_CLASS": "siesta_site.api.pagination.PageNumberPagination",

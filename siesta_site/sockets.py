@@ -13,7 +13,9 @@ before any of its own code runs:
   that a logout, a password change or a token revocation closes it (``close_user_sockets``, a
   ``gate.close`` event) with 4401; its credential is also checked again at most every
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` when it sends, and on each renewal of its groups, so a socket
-  that missed the event stops too;
+  that missed the event stops too (a personal access token that expired, too). A socket signed in
+  with a personal access token keeps its scopes (``has_scope``): the consumers refuse the frames
+  outside them;
 - the channel layer failing (Redis down), at connect or later, closes the socket with 4013 (try
   again later) and a warning, not 1011 with a traceback.
 
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections import Counter
@@ -45,7 +46,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from siesta_site import safejson
+from siesta_site import credentials, safejson
 from siesta_site.broadcast import group_send
 
 logger = logging.getLogger(__name__)
@@ -70,21 +71,29 @@ def user_sockets_group(user_id: int) -> str:
 
 
 def _digest(secret: str) -> str:
-    """What travels through the channel layer instead of a session key."""
-    return hashlib.sha256(secret.encode()).hexdigest()
+    """What travels through the channel layer instead of a session key or a token's secret."""
+    return credentials.secret_digest(secret)
 
 
 def close_user_sockets(
-    user_id: int, *, via: str | None = None, session_key: str | None = None
+    user_id: int,
+    *,
+    via: str | None = None,
+    session_key: str | None = None,
+    token_digest: str | None = None,
 ) -> bool:
-    """Close the user's open sockets: all of them, those signed in by token (``via="token"``), or
-    those of one session (``via="session"`` with its key). Call after the commit that ended the
-    sign-in; False (logged) when the channel layer is down (the re-check closes them later)."""
+    """Close the user's open sockets: all of them, those signed in by the account's token
+    (``via="token"``), those of one session (``via="session"`` with its key), or those of one
+    personal access token (``via="pat"`` with its stored digest). Call after the commit that
+    ended the sign-in; False (logged) when the channel layer is down (the re-check closes them
+    later)."""
     event: dict[str, Any] = {"type": "gate.close"}
     if via is not None:
         event["via"] = via
     if session_key:
-        event["session"] = _digest(session_key)
+        event["credential"] = _digest(session_key)
+    if token_digest:
+        event["credential"] = token_digest
     return group_send(user_sockets_group(user_id), event)
 
 
@@ -99,11 +108,16 @@ def language_of(scope: Any) -> str:
 
 
 def credential_valid(user_id: int, via: str, key: str) -> bool:
-    """Whether the socket's sign-in still holds: its token still exists for an active user, or
-    its session still signs that user in with the current password (Django's session hash).
-    One or two indexed queries; nothing is written."""
+    """Whether the socket's sign-in still holds: its token still exists for an active user (a
+    personal one unexpired), or its session still signs that user in with the current password
+    (Django's session hash). One or two indexed queries."""
     if via == "token":
         return Token.objects.filter(key=key, user_id=user_id, user__is_active=True).exists()
+    if via == "pat":
+        try:
+            return bool(credentials.personal_token_grant(key).user.pk == user_id)
+        except credentials.TokenRefused:
+            return False
     store = import_module(settings.SESSION_ENGINE).SessionStore(key)
     data = store.load()
     if str(data.get(SESSION_KEY, "")) != str(user_id):
@@ -163,6 +177,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         self.layer_down = False
         self.gate_groups: set[str] = set()
         self.credential: tuple[str, str] | None = None
+        self.token_scopes: frozenset[str] | None = None
+        """The scopes of the personal access token the socket signed in with; None: every one."""
         self.checked_at = time.monotonic()
         self._keeper: asyncio.Task[None] | None = None
         self._layer_lost = False
@@ -280,17 +296,32 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(group, self.channel_name)
 
     async def signed_in(
-        self, user: Any, *, token: str | None = None, session_key: str | None = None
+        self,
+        user: Any,
+        *,
+        token: str | None = None,
+        session_key: str | None = None,
+        scopes: frozenset[str] | None = None,
     ) -> bool:
-        """The socket is ``user``'s from now on, by ``token`` or by the session ``session_key``:
-        it joins the user's group, so that the end of that sign-in closes it. False when it was
-        closed instead (the layer is down)."""
+        """The socket is ``user``'s from now on, by ``token`` (with its ``scopes`` when it is a
+        personal access token) or by the session ``session_key``: it joins the user's group, so
+        that the end of that sign-in closes it. False when it was closed instead (the layer is
+        down)."""
         if not await self.join_group(user_sockets_group(user.pk)):
             return False
         self.user = user
-        self.credential = ("token", token) if token is not None else ("session", session_key or "")
+        if token is None:
+            self.credential = ("session", session_key or "")
+        else:
+            self.credential = ("pat" if credentials.is_personal_key(token) else "token", token)
+        self.token_scopes = scopes
         self.checked_at = time.monotonic()
         return True
+
+    def has_scope(self, scope: str) -> bool:
+        """Whether this socket may do what ``scope`` covers (signed in by a personal access token
+        without it: no)."""
+        return self.token_scopes is None or scope in self.token_scopes
 
     # -- group events -----------------------------------------------------------------------------
 
@@ -301,7 +332,7 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         via, key = self.credential
         if event.get("via") not in (None, via):
             return
-        if "session" in event and (via != "session" or event["session"] != _digest(key)):
+        if "credential" in event and (via == "token" or event["credential"] != _digest(key)):
             return
         await self._sign_out()
 

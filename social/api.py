@@ -18,6 +18,7 @@ from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from siesta_site.api.fields import StrictBooleanField
+from siesta_site.credentials import PLAY
 from siesta_site.throttling import SeekThrottle
 from social import presence, services
 from social.services import RATING_RANGES
@@ -61,6 +62,7 @@ class SeekSerializer(serializers.Serializer[Any]):
 class _SeekApi(SiestaApi):
     # Creating and cancelling seeks is throttled per user (429), before the services enqueue the
     # matcher: SIESTA_THROTTLE_SEEKS.
+    write_scope = PLAY
 
     def get_throttles(self) -> list[Any]:
         return [*super().get_throttles(), SeekThrottle()]
@@ -133,6 +135,8 @@ class RematchSerializer(serializers.Serializer[Any]):
 
 
 class RematchApi(SiestaApi):
+    write_scope = PLAY
+
     @extend_schema(
         tags=["play together"],
         summary="Who asked for a rematch of a finished game",
@@ -178,6 +182,7 @@ class ChallengeSerializer(serializers.Serializer[Any]):
 
 class ChallengeListCreateApi(SiestaApi):
     permission_classes = [IsAuthenticated]
+    write_scope = PLAY
 
     @extend_schema(
         tags=["play together"],
@@ -216,6 +221,7 @@ class ChallengeListCreateApi(SiestaApi):
 
 class ChallengeDetailApi(SiestaApi):
     permission_classes = [IsAuthenticated]
+    write_scope = PLAY
 
     @extend_schema(
         tags=["play together"],
@@ -231,6 +237,7 @@ class ChallengeDetailApi(SiestaApi):
 
 class ChallengeAcceptApi(SiestaApi):
     permission_classes = [IsAuthenticated]
+    write_scope = PLAY
 
     @extend_schema(
         tags=["play together"],
@@ -247,6 +254,7 @@ class ChallengeAcceptApi(SiestaApi):
 
 class ChallengeDeclineApi(SiestaApi):
     permission_classes = [IsAuthenticated]
+    write_scope = PLAY
 
     @extend_schema(
         tags=["play together"],
@@ -282,6 +290,7 @@ class NotificationListApi(SiestaApi):
 
 class NotificationReadApi(SiestaApi):
     permission_classes = [IsAuthenticated]
+    write_scope = PLAY
 
     class InputSerializer(serializers.Serializer[Any]):
         ids = serializers.ListField(

@@ -21,8 +21,8 @@ from games.consumers import (
     GameConsumer,
     Message,
     MessageError,
+    _grant_for_token,
     _string_field,
-    _user_for_token,
 )
 from games.state import GameState
 from siesta_site.errors import ServiceError
@@ -162,6 +162,8 @@ class GameChatConsumer(ChatMute, GameConsumer):
 
     def _mute_user(self) -> User:
         return self._player
+
+    play_frames = GameConsumer.play_frames | {"chat", "chat_mute"}
 
     _handlers: dict[str, Any] = {
         **GameConsumer._handlers,
@@ -318,11 +320,11 @@ class LobbyConsumer(GuardedJsonConsumer):
             await self.send_json(pong)
         elif kind == "auth" and self.user is None and isinstance(content.get("token"), str):
             key = content["token"]
-            user = await database_sync_to_async(_user_for_token)(key)
-            if user is None:
+            grant = await database_sync_to_async(_grant_for_token)(key)
+            if grant is None:
                 await self.send_error(_("Invalid token."))
                 return
-            if await self.signed_in(user, token=key):
+            if await self.signed_in(grant.user, token=key, scopes=grant.scopes):
                 await self._sign_in()
         else:
             await self.send_error(_("Unknown message type %(type)s.") % {"type": kind})

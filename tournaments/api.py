@@ -18,6 +18,7 @@ from games.models import Game
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from siesta_site.api.fields import StrictBooleanField
+from siesta_site.credentials import TOURNAMENTS
 from siesta_site.errors import NotFound
 from siesta_site.throttling import TournamentCreateThrottle
 from tournaments import selectors, services
@@ -164,6 +165,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
 
 
 class TournamentListCreateApi(SiestaApi):
+    write_scope = TOURNAMENTS
     pagination_class = cast(type[BasePagination], api_settings.DEFAULT_PAGINATION_CLASS)
 
     @extend_schema_serializer(component_name="TournamentFilter")
@@ -266,6 +268,8 @@ class ChangeSerializer(TournamentListCreateApi.InputSerializer):
 
 
 class TournamentDetailApi(SiestaApi):
+    write_scope = TOURNAMENTS
+
     @extend_schema(
         tags=["tournaments"],
         summary="A tournament: players, pairings, standings, winners",
@@ -321,6 +325,8 @@ class TournamentDetailApi(SiestaApi):
 
 
 class TournamentJoinApi(SiestaApi):
+    write_scope = TOURNAMENTS
+
     @extend_schema_serializer(component_name="TournamentJoinInput")
     class InputSerializer(serializers.Serializer[Any]):
         invite = serializers.CharField(required=False, help_text="An invitation's token.")
@@ -348,6 +354,8 @@ class TournamentJoinApi(SiestaApi):
 
 
 class TournamentLeaveApi(SiestaApi):
+    write_scope = TOURNAMENTS
+
     @extend_schema(
         tags=["tournaments"],
         summary="Leave a tournament, or withdraw once it has started",
@@ -364,6 +372,8 @@ class TournamentLeaveApi(SiestaApi):
 
 
 class TournamentPauseApi(SiestaApi):
+    write_scope = TOURNAMENTS
+
     @extend_schema(
         tags=["tournaments"],
         summary="Pause in a running arena (join again to resume)",

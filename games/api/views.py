@@ -22,6 +22,7 @@ from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
 from siesta_site.api.fields import StrictBooleanField
 from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
+from siesta_site.credentials import PLAY
 
 
 def _game_state(game_id: int) -> GameState:
@@ -45,6 +46,7 @@ class BotSeatSerializer(serializers.Serializer[Any]):
 
 
 class GameListCreateApi(SiestaApi):
+    write_scope = PLAY
     pagination_class = cast(type[BasePagination], api_settings.DEFAULT_PAGINATION_CLASS)
 
     @extend_schema_serializer(component_name="GameFilter")
@@ -125,6 +127,8 @@ class GameDetailApi(SiestaApi):
 
 
 class GameJoinApi(SiestaApi):
+    write_scope = PLAY
+
     @extend_schema(
         tags=["games"],
         summary="Take the lowest free seat",
@@ -146,6 +150,8 @@ class GameJoinApi(SiestaApi):
 
 
 class GameCancelApi(SiestaApi):
+    write_scope = PLAY
+
     @extend_schema(
         tags=["games"],
         summary="Cancel an open game (its creator)",
@@ -169,6 +175,8 @@ class GameCancelApi(SiestaApi):
 
 
 class GameMoveApi(SiestaApi):
+    write_scope = PLAY
+
     @extend_schema_serializer(component_name="MoveInput")
     class InputSerializer(serializers.Serializer[Any]):
         move = serializers.CharField(max_length=100, help_text="Like SF5 RF6 HF7.")
@@ -215,6 +223,8 @@ class GameMoveApi(SiestaApi):
 
 
 class GameHintApi(SiestaApi):
+    write_scope = PLAY
+
     @extend_schema_serializer(component_name="Hint")
     class OutputSerializer(serializers.Serializer[Any]):
         move = serializers.CharField(allow_null=True, help_text="A best turn, like SF5 RF6 HF7.")
@@ -244,6 +254,8 @@ class GameHintApi(SiestaApi):
 
 
 class GameResignApi(SiestaApi):
+    write_scope = PLAY
+
     @extend_schema(
         tags=["games"],
         summary="Resign",

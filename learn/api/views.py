@@ -27,6 +27,7 @@ from learn.messages import board_error_message, translate_line
 from learn.views import DONE_KEY, puzzle_done, source_links, theme_names
 from siesta_site.api.base import SiestaApi
 from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
+from siesta_site.credentials import PLAY, READ
 from siesta_site.engine_budget import request_ident, search
 
 RECORD_HELP = "A game record (RULES.md, Notation); the position after its moves is analysed."
@@ -69,6 +70,7 @@ THROTTLED = OpenApiResponse(
 
 class AnalysisApi(SiestaApi):
     permission_classes = [AllowAny]
+    write_scope = READ  # these POSTs compute; they change nothing
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "analysis"
 
@@ -234,6 +236,7 @@ class PuzzleResultSerializer(serializers.Serializer[Any]):
 
 class PuzzleApi(SiestaApi):
     permission_classes = [AllowAny]
+    write_scope = PLAY
 
     def answer(self, request: Request, result: services.AttemptResult) -> Response:
         """The result in the API's words; the answer (solution, best points, the source game,

@@ -5,6 +5,8 @@ Whatever a view declares, the plumbing in front of it answers, always in the ``E
 
 - 401 on every operation: a bad token is refused before the view runs (token authentication is
   tried first on every view, ``REST_FRAMEWORK``);
+- 403 on every operation: a personal access token outside its scopes
+  (``siesta_site.api.authentication.TokenScope``, ``"code": "missing_scope_<scope>"``);
 - 400 on every operation with a body or query parameters: input that does not validate;
 - 404 on every operation with a path parameter (no such object, or a malformed id) or a
   ``page`` parameter (a page past the end, or not a page number).
@@ -30,6 +32,10 @@ ERROR_SCHEMA = {
 DESCRIPTIONS = {
     "400": "Invalid input: the first problem in `error`, each field's messages under its name.",
     "401": "The token (or the session) is not valid, or the operation needs a signed-in user.",
+    "403": (
+        "Not allowed: e.g. a personal access token without the scope the operation needs "
+        "(`code` `missing_scope_<scope>`, `scope` names it)."
+    ),
     "404": "No such object (a malformed id included), or no such page.",
 }
 
@@ -38,7 +44,7 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 def _statuses(operation: dict[str, Any]) -> list[str]:
     params = operation.get("parameters", [])
-    statuses = ["401"]
+    statuses = ["401", "403"]
     if "requestBody" in operation or any(p.get("in") == "query" for p in params):
         statuses.append("400")
     if any(p.get("in") == "path" or p.get("name") == "page" for p in params):

@@ -79,6 +79,7 @@ RULES_BEYOND_THE_SCHEMA = {
     "POST /api/games/": "bots on seats 2..players, teams need 4 players",
     "POST /api/seeks/": "teams need 4 players",
     "POST /api/tournaments/": "format, table size, mode and rounds must fit together",
+    "POST /api/tokens/": "a name of more than spaces, an expiry in the future",
     "POST /api/games/{game_id}/moves/": "a legal turn in the notation",
     "POST /api/puzzles/{puzzle_id}/attempts/": "a turn in the notation",
 }
