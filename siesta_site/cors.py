@@ -4,9 +4,10 @@ A page on another site may read the API with ``fetch``: ``GET`` and ``HEAD`` und
 answer ``Access-Control-Allow-Origin: *``, and a preflight (``OPTIONS`` with
 ``Access-Control-Request-Method``) asking for ``GET`` or ``HEAD`` is answered here, 204, before
 anything else runs. Never with credentials: no ``Access-Control-Allow-Credentials``, so a
-browser sends no cookie and reads no answer made for a session; a script signs its reads with
-``Authorization: Token`` itself, if at all. Writes get no CORS header at all, so a browser
-refuses to send them cross-origin (their preflight goes on to the view and gets none).
+browser lets no other site's page read an answer made for the visitor's session; a script signs
+its reads with ``Authorization: Token`` itself, if at all. Writes get no CORS header at all, so
+a browser refuses to send them cross-origin (their preflight goes on to the view and gets none).
+Reads carry the header with or without an ``Origin``, so a cache may keep one answer for all.
 
 A small middleware rather than django-cors-headers, which the lock files do not hold; it sits
 right after ``SecurityMiddleware`` so that every answer under ``/api/``, refusals included,
@@ -39,9 +40,9 @@ class ReadOnlyCorsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not is_api(request) or "Origin" not in request.headers:
+        if not is_api(request):
             return self.get_response(request)
-        if is_read_preflight(request):
+        if "Origin" in request.headers and is_read_preflight(request):
             response = HttpResponse(status=204)
             response["Access-Control-Allow-Origin"] = "*"
             response["Access-Control-Allow-Methods"] = ALLOW_METHODS
@@ -49,6 +50,8 @@ class ReadOnlyCorsMiddleware:
             response["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
             return response
         response = self.get_response(request)
+        # With or without an Origin: the same answer for every reader, so a cache in between
+        # never serves one without the header to another site.
         if request.method in READ_METHODS:
             response["Access-Control-Allow-Origin"] = "*"
             response["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
