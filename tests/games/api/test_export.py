@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games import services
 from games.api import export
+from games.api.serializers import ExportedGameSerializer
 from games.engine import GameRecord, replay_report
 from games.models import Game
 from tests.factories import UserFactory
@@ -70,6 +71,7 @@ def test_each_line_is_the_game_record_with_its_id(anon, alice, bob):
             "finished_at": f"2026-11-{game.finished_at.day:02d}T12:00:00Z",
             **record,
         }
+        assert set(line) == set(ExportedGameSerializer().fields)  # the schema's ExportedGame
         # The engine replays a line as it is (it ignores the id and the finish).
         assert replay_report(GameRecord.from_json(line))["error"] is None
 
