@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime, time
 from typing import Any, Protocol, cast, overload
 
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games import rows
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
-from games.errors import GameNotFound
+from games.errors import GameNotFound, NotFound
 from games.models import Game, Seat, Turn
 from games.state import (
     BotLevel,
@@ -238,13 +240,80 @@ def game_or_not_found(game_id: int, *, games: QuerySet[Game] | None = None) -> G
         raise GameNotFound(game_id) from None
 
 
-def game_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Game]:
+def day_start(day: date) -> datetime:
+    """The first moment of a UTC day: the API's ``since`` bounds are days."""
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def day_end(day: date) -> datetime:
+    """The last moment of a UTC day: the API's ``until`` bounds take the whole day."""
+    return datetime.combine(day, time.max, tzinfo=UTC)
+
+
+def game_list(
+    *,
+    status: str | None = None,
+    player: str | None = None,
+    mode: str | None = None,
+    variant: str | None = None,
+    rated: bool | None = None,
+    since: date | None = None,
+) -> QuerySet[Game]:
+    """Games, newest first; each filter given narrows them (``since``: created that UTC day or
+    later)."""
     games = Game.objects.prefetch_related("seats__user", "turns")
     if status:
         games = games.filter(status=status)
     if player:
         games = games.filter(seats__user__username=player).distinct()
+    if mode:
+        games = games.filter(mode=mode)
+    if variant:
+        games = games.filter(variant=variant)
+    if rated is not None:
+        games = games.filter(rated=rated)
+    if since is not None:
+        games = games.filter(created_at__gte=day_start(since))
     return games
+
+
+ExportCursor = tuple[datetime, int]
+"""Where a page of an export ends: the last game's ``finished_at`` and id."""
+
+
+def finished_games_page(
+    *,
+    user_id: int,
+    since: date | None = None,
+    until: date | None = None,
+    after: ExportCursor | None = None,
+    size: int,
+) -> list[Game]:
+    """One page of the finished games a person played, oldest finish first (``since`` and
+    ``until``: finished within those UTC days, both included), after ``after``: the export
+    reads page by page (keyset), never the whole list at once."""
+    games = Game.objects.filter(
+        status=Game.Status.FINISHED,
+        finished_at__isnull=False,
+        pk__in=Seat.objects.filter(user_id=user_id).values("game_id"),
+    )
+    if since is not None:
+        games = games.filter(finished_at__gte=day_start(since))
+    if until is not None:
+        games = games.filter(finished_at__lte=day_end(until))
+    if after is not None:
+        moment, game_id = after
+        games = games.filter(Q(finished_at__gt=moment) | Q(finished_at=moment, pk__gt=game_id))
+    games = games.order_by("finished_at", "pk").prefetch_related("seats", "turns")
+    return list(games[:size])
+
+
+def player_or_not_found(username: str) -> User:
+    """The active person named ``username``, or the domain's ``NotFound``."""
+    player = User.objects.filter(username=username, is_active=True).first()
+    if player is None:
+        raise NotFound(_("There is no player %(username)s.") % {"username": username})
+    return player
 
 
 def game_record(game: Game) -> dict[str, Any]:

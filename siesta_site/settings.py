@@ -123,6 +123,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Read-only CORS under /api/, preflights answered first (siesta_site/cors.py).
+    "siesta_site.cors.ReadOnlyCorsMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -336,7 +338,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Siesta online API",
     "DESCRIPTION": "Play Siesta online: games, live play, ratings and tournaments.",
-    "VERSION": "1.0.0",
+    "VERSION": "1.1.0",  # docs/api.md, "Versioning": additions raise the minor
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc assets come from drf-spectacular-sidecar, not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -3,7 +3,7 @@ rematches, challenges, notifications and presence. Thin views over ``social.serv
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -22,6 +22,7 @@ from siesta_site.credentials import PLAY
 from siesta_site.throttling import SeekThrottle
 from social import presence, services
 from social.services import RATING_RANGES
+from social.state import ChallengeStatus, NotificationKind, SeekStatus
 
 NEEDS_USER = {"e401": "No credentials, or a bad token.", "e403": "A session sent no CSRF token."}
 
@@ -52,11 +53,33 @@ class SeekInputSerializer(_Settings):
     )
 
 
+# The answers' shapes, for the schema: the services build them (``social.state``'s TypedDicts)
+# and a test keeps each component's fields equal to its TypedDict's keys.
+
+
 @extend_schema_serializer(component_name="Seek")
 class SeekSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["waiting", "matched", "cancelled", "expired"])
-    game = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(
+        choices=get_args(SeekStatus),
+        help_text="cancelled: by DELETE (it stays readable so); expired: nobody matched it in "
+        "time.",
+    )
+    game = serializers.IntegerField(allow_null=True, help_text="The game, once matched.")
+    players = serializers.IntegerField(min_value=2, max_value=4)
+    mode = serializers.ChoiceField(choices=Game.Mode.choices)
+    variant = serializers.ChoiceField(choices=Game.Variant.choices)
+    rated = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField()
+    rating_range = serializers.IntegerField(allow_null=True)
+    bot_fill = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+@extend_schema_serializer(component_name="CurrentSeek")
+class CurrentSeekSerializer(serializers.Serializer[Any]):
+    seek = SeekSerializer(allow_null=True, help_text="The caller's waiting seek, or null.")
 
 
 class _SeekApi(SiestaApi):
@@ -75,7 +98,7 @@ class SeekListCreateApi(_SeekApi):
         tags=["play together"],
         summary='The caller\'s waiting seek, if any: {"seek": seek|null}',
         operation_id="seeks_current",
-        responses={200: dict, **error_responses(**NEEDS_USER)},
+        responses={200: CurrentSeekSerializer, **error_responses(**NEEDS_USER)},
     )
     def get(self, request: Request) -> Response:
         seek = services.seek_current(user=signed_in_user(request))
@@ -117,6 +140,8 @@ class SeekDetailApi(_SeekApi):
     @extend_schema(
         tags=["play together"],
         summary="Cancel a seek",
+        description="A waiting seek becomes `cancelled` and stays so: GET answers it with that "
+        "status, and DELETE again changes nothing. An expired seek is left as it is.",
         responses={
             200: SeekSerializer,
             **error_responses(e404="No such seek of the caller's.", e409="Already matched."),
@@ -174,10 +199,19 @@ class ChallengeInputSerializer(_Settings):
 @extend_schema_serializer(component_name="Challenge")
 class ChallengeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(
-        choices=["pending", "accepted", "declined", "cancelled", "expired"]
-    )
-    game = serializers.IntegerField(allow_null=True)
+    challenger = serializers.CharField(help_text="`from`: who challenged (a username).")
+    to = serializers.CharField(help_text="Who is challenged (a username).")
+    variant = serializers.ChoiceField(choices=Game.Variant.choices)
+    rated = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=get_args(ChallengeStatus))
+    game = serializers.IntegerField(allow_null=True, help_text="The game, once accepted.")
+    created_at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # The key is "from", a Python keyword: declared under another name, renamed here.
+        fields = super().get_fields()
+        return {("from" if name == "challenger" else name): field for name, field in fields.items()}
 
 
 class ChallengeListCreateApi(SiestaApi):
@@ -269,13 +303,42 @@ class ChallengeDeclineApi(SiestaApi):
         return Response(services.challenge_payload(challenge))
 
 
+@extend_schema_serializer(component_name="Notification")
+class NotificationSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=get_args(NotificationKind))
+    params = serializers.DictField(help_text="What the text is made of (names, ids), by kind.")
+    text = serializers.CharField(help_text="The notice, in the request's language.")
+    url = serializers.CharField(help_text="The page it is about (a path of this site).")
+    read = serializers.BooleanField()
+    at = serializers.DateTimeField()
+
+
+@extend_schema_serializer(component_name="Unread")
+class UnreadSerializer(serializers.Serializer[Any]):
+    unread = serializers.IntegerField(min_value=0, help_text="The caller's unread notices.")
+
+
+@extend_schema_serializer(component_name="Notifications")
+class NotificationsSerializer(UnreadSerializer):
+    results = NotificationSerializer(many=True, help_text="The latest, newest first.")
+
+
+@extend_schema_serializer(component_name="Presence")
+class PresenceSerializer(serializers.Serializer[Any]):
+    online = serializers.IntegerField(min_value=0, help_text="People online now.")
+    users = serializers.DictField(
+        child=serializers.BooleanField(), help_text="Each username asked for: online or not."
+    )
+
+
 class NotificationListApi(SiestaApi):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         tags=["play together"],
         summary="The caller's latest notices and unread count",
-        responses={200: dict},
+        responses={200: NotificationsSerializer},
     )
     def get(self, request: Request) -> Response:
         user = signed_in_user(request)
@@ -301,7 +364,7 @@ class NotificationReadApi(SiestaApi):
         tags=["play together"],
         summary="Mark notices read",
         request=InputSerializer,
-        responses={200: dict},
+        responses={200: UnreadSerializer},
     )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
@@ -318,7 +381,7 @@ class PresenceApi(SiestaApi):
         parameters=[
             OpenApiParameter("users", str, description="Comma-separated usernames (up to 100).")
         ],
-        responses={200: dict},
+        responses={200: PresenceSerializer},
     )
     def get(self, request: Request) -> Response:
         names = [n for n in request.query_params.get("users", "").split(",") if n][:100]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from games.models import Game, Seat
@@ -95,3 +96,29 @@ class GameSerializer(serializers.Serializer[Any]):
     )
     created_at = serializers.DateTimeField()
     result = ResultSerializer(allow_null=True)
+
+
+@extend_schema_serializer(component_name="GameRecord")
+class GameRecordSerializer(serializers.Serializer[Any]):
+    """``games.selectors.game_record``: the record of RULES.md, with ``hints`` and ``teams``."""
+
+    players = serializers.IntegerField()
+    variant = serializers.ChoiceField(choices=Game.Variant.choices)
+    moves = serializers.ListField(child=serializers.CharField())
+    hints = serializers.ListField(
+        child=serializers.IntegerField(), help_text="0-based indexes of hinted turns."
+    )
+    teams = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        allow_null=True,
+        help_text="The seats of each team, in team games.",
+    )
+
+
+@extend_schema_serializer(component_name="ExportedGame")
+class ExportedGameSerializer(GameRecordSerializer):
+    """A line of the export: the game's record with the game's id and end beside it (the
+    engine reads the record and ignores them)."""
+
+    id = serializers.IntegerField(help_text="The game.")
+    finished_at = serializers.DateTimeField()

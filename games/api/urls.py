@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import analysis, views
+from games.api import analysis, export, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
@@ -17,5 +17,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "games/<id:game_id>/analysis/",
         analysis.GameAnalysisApi.as_view(),
         name="api-game-analysis",
+    ),
+    path(
+        "users/<str:username>/games/export/",
+        export.GameExportApi.as_view(),
+        name="api-user-games-export",
     ),
 ]

@@ -15,12 +15,12 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from games import selectors, services
-from games.api.serializers import GameSerializer
+from games.api.serializers import GameRecordSerializer, GameSerializer
 from games.models import Game, Seat
 from games.state import GameState
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
-from siesta_site.api.fields import StrictBooleanField
+from siesta_site.api.fields import QueryBooleanField, StrictBooleanField
 from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 from siesta_site.credentials import PLAY
 
@@ -55,6 +55,12 @@ class GameListCreateApi(SiestaApi):
         player = serializers.CharField(
             max_length=150, required=False, allow_blank=True, help_text="A username."
         )
+        mode = serializers.ChoiceField(choices=Game.Mode.choices, required=False)
+        variant = serializers.ChoiceField(choices=Game.Variant.choices, required=False)
+        rated = QueryBooleanField(required=False, help_text="true or false.")
+        since = serializers.DateField(
+            required=False, help_text="Created on this UTC day or later (YYYY-MM-DD)."
+        )
 
     @extend_schema_serializer(component_name="GameCreateInput")
     class InputSerializer(serializers.Serializer[Any]):
@@ -81,8 +87,12 @@ class GameListCreateApi(SiestaApi):
     @extend_schema(
         tags=["games"],
         summary="List games, newest first",
+        description="Each filter given narrows the list; `page_size` sets the page's length.",
         parameters=[FilterSerializer],
-        responses={200: GameSerializer(many=True), **error_responses(e400="Unknown status.")},
+        responses={
+            200: GameSerializer(many=True),
+            **error_responses(e400="An unknown filter value, a bad date or page size."),
+        },
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params.dict())
@@ -286,26 +296,12 @@ class GameRecordApi(SiestaApi):
             default=False, help_text="Answer as an attachment named siesta-game-<id>.json."
         )
 
-    @extend_schema_serializer(component_name="GameRecord")
-    class OutputSerializer(serializers.Serializer[Any]):
-        players = serializers.IntegerField()
-        variant = serializers.ChoiceField(choices=Game.Variant.choices)
-        moves = serializers.ListField(child=serializers.CharField())
-        hints = serializers.ListField(
-            child=serializers.IntegerField(), help_text="0-based indexes of hinted turns."
-        )
-        teams = serializers.ListField(
-            child=serializers.ListField(child=serializers.IntegerField()),
-            allow_null=True,
-            help_text="The seats of each team, in team games.",
-        )
-
     @extend_schema(
         tags=["games"],
         summary="The game record (RULES.md)",
         description="Replaying it with the engine reproduces the game's scores.",
         parameters=[FilterSerializer],
-        responses={200: OutputSerializer, **error_responses(**NO_GAME)},
+        responses={200: GameRecordSerializer, **error_responses(**NO_GAME)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         options = self.FilterSerializer(data=request.query_params.dict())

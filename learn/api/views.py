@@ -22,10 +22,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
-from learn import board, services
+from games.models import Game
+from learn import board, selectors, services
 from learn.messages import board_error_message, translate_line
+from learn.models import Puzzle
 from learn.views import DONE_KEY, puzzle_done, source_links, theme_names
 from siesta_site.api.base import SiestaApi
+from siesta_site.api.errors import error_responses
+from siesta_site.api.pagination import PageNumberPagination
 from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 from siesta_site.credentials import PLAY, READ
 from siesta_site.engine_budget import request_ident, search
@@ -271,6 +275,73 @@ class PuzzleApi(SiestaApi):
                 "themes": theme_names(puzzle) if shown else None,
             }
         )
+
+
+@extend_schema_serializer(component_name="PuzzleSupply")
+class PuzzleSupplySerializer(serializers.Serializer[Any]):
+    suns = serializers.IntegerField()
+    shadows = serializers.IntegerField()
+    roofs = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+
+
+@extend_schema_serializer(component_name="PuzzleSummary")
+class PuzzleSummarySerializer(serializers.Serializer[Any]):
+    """A puzzle of the list: its position and standing, nothing of the answer (no solution, no
+    best points, no themes: the filter names the one asked for), as on the list page."""
+
+    id = serializers.IntegerField()
+    players = serializers.IntegerField(min_value=2, max_value=4)
+    variant = serializers.ChoiceField(choices=Game.Variant.choices)
+    board = serializers.ListField(
+        child=serializers.CharField(), min_length=12, max_length=12, help_text="12 rows."
+    )
+    to_move = serializers.IntegerField(help_text="The seat to play the best turn.")
+    supply = PuzzleSupplySerializer()
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
+    difficulty = serializers.IntegerField(min_value=1, max_value=5)
+    rating = serializers.FloatField(help_text="The puzzle's rating (Elo against solvers).")
+    attempts = serializers.IntegerField(help_text="First results of players on it.")
+    solved = serializers.IntegerField(help_text="Of those, solves.")
+    mine = serializers.SerializerMethodField(
+        help_text="The caller's best result on it: solved, tried, or null (none, or signed out)."
+    )
+
+    @extend_schema_field({"type": "string", "enum": ["solved", "tried"], "nullable": True})
+    def get_mine(self, puzzle: Any) -> str | None:
+        return MINE.get(puzzle.mine)
+
+
+MINE = {2: "solved", 1: "tried"}
+"""``learn.selectors.puzzle_list``'s ``mine`` in the API's words."""
+
+
+class PuzzleListApi(SiestaApi):
+    permission_classes = [AllowAny]
+    pagination_class = PageNumberPagination
+
+    @extend_schema_serializer(component_name="PuzzleFilter")
+    class FilterSerializer(serializers.Serializer[Any]):
+        theme = serializers.ChoiceField(choices=Puzzle.Theme.choices, required=False)
+        difficulty = serializers.IntegerField(min_value=1, max_value=5, required=False)
+
+    @extend_schema(
+        tags=["puzzles"],
+        summary="List puzzles, easiest first",
+        description="Filter by theme and difficulty (1..5); `page_size` sets the page's length. "
+        "Try one with POST /api/puzzles/{id}/attempts/.",
+        parameters=[FilterSerializer],
+        responses={
+            200: PuzzleSummarySerializer(many=True),
+            **error_responses(e400="An unknown theme, a difficulty out of 1..5, a bad page size."),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        puzzles = selectors.puzzle_list(user=request.user, **filters.validated_data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(puzzles, request, view=self) or []
+        return paginator.get_paginated_response(PuzzleSummarySerializer(page, many=True).data)
 
 
 PUZZLE_NOT_FOUND = OpenApiResponse(ErrorSerializer, description="There is no such puzzle.")

@@ -16,3 +16,14 @@ class StrictBooleanField(serializers.BooleanField):
             return data
         self.fail("invalid", input=data)
         raise AssertionError("unreachable")  # fail() raises
+
+
+class QueryBooleanField(serializers.BooleanField):
+    """A query parameter ``true`` or ``false`` and nothing else (the schema's ``boolean`` in a
+    query string): DRF's own field also takes ``1``, ``yes``, ``on``..."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data in ("true", "false"):
+            return bool(data == "true")
+        self.fail("invalid", input=data)
+        raise AssertionError("unreachable")  # fail() raises
