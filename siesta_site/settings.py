@@ -336,7 +336,15 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Siesta online API",
-    "DESCRIPTION": "Play Siesta online: games, live play, ratings and tournaments.",
+    "DESCRIPTION": (
+        "Play Siesta online: games, live play, ratings and tournaments. The WebSockets' frames "
+        "are described as data in [the AsyncAPI document](/api/asyncapi.json) (AsyncAPI 3.0)."
+    ),
+    # Swagger UI shows this link under the title: the sockets' document beside this one.
+    "EXTERNAL_DOCS": {
+        "description": "The WebSockets: AsyncAPI 3.0 document",
+        "url": "/api/asyncapi.json",
+    },
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc assets come from drf-spectacular-sidecar, not a CDN.

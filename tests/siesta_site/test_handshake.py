@@ -18,6 +18,7 @@ from games import services
 from siesta_site.asgi import application
 from tests.factories import UserFactory
 from tests.games.factories import make_game
+from tests.payloads import assert_documented
 from tests.social.sockets import HOST, SAME_ORIGIN, TIMEOUT, own_layer_prefix  # noqa: F401
 
 pytestmark = [
@@ -53,9 +54,13 @@ async def script(opened: list[WebsocketCommunicator], path: str) -> WebsocketCom
 
 
 async def frames_until_quiet(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
+    """What arrived until the socket fell quiet, each frame checked against the AsyncAPI
+    document."""
+    channel = "lobby" if socket.scope["path"] == "/ws/lobby/" else "game"
     frames = []
     while not await socket.receive_nothing(timeout=QUIET):
         frames.append(await socket.receive_json_from(timeout=TIMEOUT))
+        assert_documented(channel, frames[-1])
     return frames
 
 
