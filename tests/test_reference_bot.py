@@ -1,6 +1,6 @@
 """The reference bot of the docs (docs/examples/reference_bot.py) against a live site: two copies
-of the script, each a subprocess signed in with its own API token, one challenging the other, the
-other accepting; they play the game to its end over the game socket."""
+of the script, each a subprocess signed in on its own, one challenging the other and the other
+accepting, or both seeking; they play the game to its end over the game socket."""
 
 from __future__ import annotations
 
@@ -50,6 +50,18 @@ def finish(bot: subprocess.Popen[str]) -> str:
     return output
 
 
+def assert_one_finished_game(outputs: list[str]) -> Game:
+    finished = [re.search(r"^finished (\d+) (\w+) scores", out, re.M) for out in outputs]
+    assert all(finished), outputs
+    game_ids = {int(match.group(1)) for match in finished if match}
+    assert len(game_ids) == 1, outputs
+    game = Game.objects.get(pk=game_ids.pop())
+    assert game.status == "finished"
+    assert {seat.user.username for seat in game.seats.all()} == {"ana", "bo"}
+    assert game.turns.count() == game.ply > 2
+    return game
+
+
 def test_two_reference_bots_play_a_challenge_to_the_end(live_site):
     ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
     ana_token = Token.objects.create(user=ana).key
@@ -61,13 +73,16 @@ def test_two_reference_bots_play_a_challenge_to_the_end(live_site):
     )
     outputs = [finish(accepting), finish(challenging)]
 
-    finished = [re.search(r"^finished (\d+) (\w+) scores", out, re.M) for out in outputs]
-    assert all(finished), outputs
-    game_ids = {int(match.group(1)) for match in finished if match}
-    assert len(game_ids) == 1, outputs
-    game = Game.objects.get(pk=game_ids.pop())
-    assert game.status == "finished"
-    assert {seat.user.username for seat in game.seats.all()} == {"ana", "bo"}
-    assert game.turns.count() == game.ply > 2
+    assert_one_finished_game(outputs)
     assert "accepting challenge" in outputs[0]
     assert "signed in as bo" in outputs[1]
+
+
+def test_two_reference_bots_seek_and_play_the_match_to_the_end(live_site):
+    tokens = [Token.objects.create(user=UserFactory(username=name)).key for name in ("ana", "bo")]
+
+    bots = [run_bot(live_site, "--token", token, "--seek") for token in tokens]
+    outputs = [finish(bot) for bot in bots]
+
+    assert_one_finished_game(outputs)
+    assert all("seeking, seek" in output for output in outputs)
