@@ -261,6 +261,7 @@ class GameConsumer(GuardedJsonConsumer):
         self.synced_version = -1
         self.joined = False
         self.auth_allowed = True
+        self.held_state: tuple[GameState, int] | None = None
         await self.accept()
         if self.game_id is not None:
             # Join before reading, so that no change between the read and the join is missed.
@@ -270,7 +271,9 @@ class GameConsumer(GuardedJsonConsumer):
             self.joined = True
             state = await db_call(game_state_current)(self.game_id)
             if state is not None:
-                await self._send_state(state, state["version"])
+                self.held_state = (state, state["version"])
+                self.version = state["version"]
+                await self.open_socket()  # the state now, or after a script's auth
                 return
             await self.leave_group(realtime.game_group(self.game_id))
             self.joined = False
@@ -416,10 +419,20 @@ class GameConsumer(GuardedJsonConsumer):
             raise services.NotAllowed(_("You are not playing in this game."))
         return self.user
 
+    async def opening(self) -> None:
+        """The first ``state``: the one read on connect, or a newer one broadcast since."""
+        if self.held_state is not None:
+            game, version = self.held_state
+            self.held_state = None
+            await self.send(text_data=_state_text(game, version))
+
     async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:
         if version <= self.version and not force:
             return
         self.version = max(self.version, version)
+        if self.opening_held:  # a script's socket before its auth: the opening sends the newest
+            self.held_state = (game, version)
+            return
         await self.send(text_data=_state_text(game, version))
 
     async def _send_error(

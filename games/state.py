@@ -201,3 +201,53 @@ GameFrame: TypeAlias = (
     StateFrame | SyncFrame | AuthFrame | AckFrame | HintFrame | CheckFrame | ErrorFrame
 )
 """Every frame of ``/ws/games/{id}/`` without the social app's (``social.state.ChatFrame``)."""
+
+
+# -- messages a client sends on the game socket ---------------------------------------------------
+
+
+class AuthRequest(TypedDict):
+    """A script signs in by API token, as its first message; answered by ``auth`` before the
+    first ``state`` (docs/sockets.md, The handshake). Also on the lobby socket."""
+
+    type: Literal["auth"]
+    token: str
+
+
+class SyncRequest(TypedDict):
+    """The whole state again (also on the tournament socket)."""
+
+    type: Literal["sync"]
+
+
+class MoveRequest(TypedDict):
+    """Play a turn at ``ply`` (the game's current one) → ``ack`` to the sender, ``state`` to all."""
+
+    type: Literal["move"]
+    move: str
+    ply: int
+    id: NotRequired[ClientId]
+
+
+class HintRequest(TypedDict):
+    type: Literal["hint"]
+    id: NotRequired[ClientId]
+
+
+class ResignRequest(TypedDict):
+    type: Literal["resign"]
+
+
+class CheckRequest(TypedDict):
+    """Preview a turn in progress (one to three placements); nothing is stored."""
+
+    type: Literal["check"]
+    move: str
+    id: NotRequired[ClientId]
+    ply: NotRequired[int]
+
+
+GameRequest: TypeAlias = (
+    AuthRequest | SyncRequest | MoveRequest | HintRequest | ResignRequest | CheckRequest
+)
+"""What a client sends on ``/ws/games/{id}/`` without the social app's (``social.state``)."""

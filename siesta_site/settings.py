@@ -22,7 +22,9 @@ Everything that differs between machines is read from the environment here, in o
   runs; a missed first turn forfeits; default 30; docs/tournaments.md)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
   ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; docs/reliability.md),
-  ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket)
+  ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket),
+  ``SIESTA_WS_AUTH_WAIT_SECONDS`` (a script's socket waits this long for its ``auth`` before its
+  opening frame; default 1; docs/sockets.md, The handshake)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
   ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
@@ -337,7 +339,15 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Siesta online API",
-    "DESCRIPTION": "Play Siesta online: games, live play, ratings and tournaments.",
+    "DESCRIPTION": (
+        "Play Siesta online: games, live play, ratings and tournaments. The WebSockets' frames "
+        "are described as data in [the AsyncAPI document](/api/asyncapi.json) (AsyncAPI 3.0)."
+    ),
+    # Swagger UI shows this link under the title: the sockets' document beside this one.
+    "EXTERNAL_DOCS": {
+        "description": "The WebSockets: AsyncAPI 3.0 document",
+        "url": "/api/asyncapi.json",
+    },
     "VERSION": "1.1.0",  # docs/api.md, "Versioning": additions raise the minor
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc assets come from drf-spectacular-sidecar, not a CDN.
@@ -474,6 +484,9 @@ SIESTA_WS_MAX_DROPPED = env.int("SIESTA_WS_MAX_DROPPED", default=30)
 SIESTA_WS_CONNECTIONS_PER_ADDRESS = env.int("SIESTA_WS_CONNECTIONS_PER_ADDRESS", default=50)
 # How often a signed-in socket's session or token is checked again (siesta_site/sockets.py).
 SIESTA_WS_AUTH_RECHECK_SECONDS = env.float("SIESTA_WS_AUTH_RECHECK_SECONDS", default=10.0)
+# How long a script's socket (no Origin, no session) waits for its first message before sending
+# its opening frame, so that an ``auth`` sent first is answered before it (docs/sockets.md).
+SIESTA_WS_AUTH_WAIT_SECONDS = env.float("SIESTA_WS_AUTH_WAIT_SECONDS", default=1.0)
 
 # Health checks probe the web processes directly, over plain HTTP (siesta_site/health.py): never
 # redirected to HTTPS, wherever SECURE_SSL_REDIRECT is on.

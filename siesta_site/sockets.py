@@ -17,7 +17,10 @@ before any of its own code runs:
   with a personal access token keeps its scopes (``has_scope``): the consumers refuse the frames
   outside them;
 - the channel layer failing (Redis down), at connect or later, closes the socket with 4013 (try
-  again later) and a warning, not 1011 with a traceback.
+  again later) and a warning, not 1011 with a traceback;
+- the handshake's order (``open_socket``): a script's socket (no ``Origin``, no session) holds its
+  opening frame (the game's ``state``, the lobby's ``welcome``) until its first message, at most
+  ``SIESTA_WS_AUTH_WAIT_SECONDS``, so that an ``auth`` sent first is answered before it.
 
 Close codes: the IANA's 1013 "Try Again Later" cannot be sent: autobahn (under Daphne) only sends
 1000 or 3000-4999 (``sendClose`` raises otherwise), so the site uses 4013 for it, as it uses 4401,
@@ -107,6 +110,12 @@ def language_of(scope: Any) -> str:
     return translation.get_language_from_request(request)
 
 
+def _has_origin(scope: Any) -> bool:
+    """Whether the handshake came from a browser: browsers always send ``Origin``; scripts do not
+    (docs/sockets.md)."""
+    return any(name == b"origin" for name, _value in scope.get("headers", []))
+
+
 def credential_valid(user_id: int, via: str, key: str) -> bool:
     """Whether the socket's sign-in still holds: its token still exists for an active user (a
     personal one unexpired), or its session still signs that user in with the current password
@@ -182,6 +191,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         self.checked_at = time.monotonic()
         self._keeper: asyncio.Task[None] | None = None
         self._layer_lost = False
+        self.opening_held = False
+        self._opener: asyncio.Task[None] | None = None
+        self._opening_sent: asyncio.Event | None = None
 
     # -- the gate around Channels' handlers -------------------------------------------------------
 
@@ -223,10 +235,27 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         if self.closed or not self.accepts_frames():
             return  # a frame that raced a close
+        if self._opening_sent is not None:
+            await self._opening_sent.wait()  # the wait's end is sending it: answer after it
+        if not self.opening_held:
+            await self._receive(text_data, bytes_data)
+            return
+        # The first message decides when the opening frame goes: the wait ends now.
+        self._stop_opener()
+        signing_in = await self._receive(text_data, bytes_data)
+        if self.closed or not self.opening_held:
+            return
+        if signing_in and self.user is None:
+            self._start_opener()  # a refused token: the client may send another one
+        else:
+            await self._open()
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> bool:
+        """The gate's checks, then ``receive_json``; True when the message was an ``auth``."""
         with translation.override(self.language):
             if not self.bucket.take():
                 await self._drop_message()
-                return
+                return False
             self.dropped = 0
             size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
             if size > MAX_MESSAGE_BYTES:
@@ -234,21 +263,25 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
                     _("Message too large: the limit is %(limit)s bytes.")
                     % {"limit": MAX_MESSAGE_BYTES}
                 )
-                return
+                return False
             if text_data is None:
                 await self.send_error(_("Send JSON text frames, not binary ones."))
-                return
+                return False
             try:
                 content = await self.decode_json(text_data)
             except safejson.TooDeep as exc:
                 await self.send_error(str(exc))
-                return
+                return False
             except ValueError:
                 await self.send_error(_("The message is not valid JSON."))
-                return
+                return False
             if not await self._still_signed_in(force=False):
-                return
+                return False
+            signing_in = isinstance(content, dict) and content.get("type") == "auth"
+            if self.opening_held and not signing_in:
+                await self._open()  # anything but an auth is answered after the opening
             await self.receive_json(content)
+            return signing_in
 
     def accepts_frames(self) -> bool:
         """Whether client frames are read now (a subclass may wait until it has joined)."""
@@ -263,6 +296,21 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         await super().close(code, reason)
 
     # -- for subclasses ---------------------------------------------------------------------------
+
+    async def open_socket(self) -> None:
+        """Send the opening frame (``opening``) now, or, on a script's socket (no ``Origin``,
+        no session), once its first message is handled or ``SIESTA_WS_AUTH_WAIT_SECONDS``
+        have passed without one: an ``auth`` sent first is answered before the opening, an
+        anonymous watcher still gets it at once when it sends anything else, or after the wait.
+        Call it at the end of ``connect``, once the socket is accepted and in its groups."""
+        if self.user is not None or _has_origin(self.scope):
+            await self.opening()
+            return
+        self.opening_held = True
+        self._start_opener()
+
+    async def opening(self) -> None:
+        """The frame a socket opens with (the game's ``state``, the lobby's ``welcome``)."""
 
     async def send_error(self, text: str, **fields: Any) -> None:
         """The one ``error`` frame of the site's sockets, to this socket alone."""
@@ -369,6 +417,34 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             logger.warning("the channel layer failed under %s: %s", self.channel_name, exc)
             return {"type": "gate.layer_lost"}
 
+    def _start_opener(self) -> None:
+        self._opener = asyncio.create_task(self._open_after_wait())
+
+    def _stop_opener(self) -> None:
+        if self._opener is not None and self._opener is not asyncio.current_task():
+            self._opener.cancel()
+        self._opener = None
+
+    async def _open_after_wait(self) -> None:
+        await asyncio.sleep(settings.SIESTA_WS_AUTH_WAIT_SECONDS)
+        self._opener = None
+        if not self.closed:
+            with translation.override(self.language):
+                await self._open()
+
+    async def _open(self) -> None:
+        """Send the held opening frame, once."""
+        if not self.opening_held:
+            return
+        self.opening_held = False
+        self._stop_opener()
+        self._opening_sent = asyncio.Event()
+        try:
+            await self.opening()
+        finally:
+            self._opening_sent.set()
+            self._opening_sent = None
+
     def _count_connection(self) -> bool:
         """Count this socket against its address; False when the address has too many."""
         client = self.scope.get("client")
@@ -380,6 +456,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def _release(self) -> None:
+        self.opening_held = False
+        self._stop_opener()
         keeper = self._keeper
         if keeper is not None:
             keeper.cancel()

@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.views import sign_in_throttled
+from siesta_site.asyncapi import AsyncApiDocument
 from siesta_site.health import health
 
 urlpatterns = [
@@ -15,6 +16,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file: no inline script, as the CSP asks.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    # The WebSockets' frames as data (AsyncAPI 3.0), generated from the TypedDicts.
+    path("api/asyncapi.json", AsyncApiDocument.as_view(), name="asyncapi"),
     path("api/", include("accounts.api_urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.api_urls")),

@@ -130,13 +130,21 @@ class GameChatConsumer(ChatMute, GameConsumer):
     def _localised(self, line: ChatLine) -> ChatLine:
         return _localised(line, self.language)
 
+    def _follow(self, game: GameState) -> None:
+        self.game_status = game["status"]
+        self.player_names = [seat["username"] for seat in game["seats"]]
+
+    async def opening(self) -> None:
+        if self.held_state is not None:
+            self._follow(self.held_state[0])
+        await super().opening()
+
     async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:
         # Remember who plays and whether the game is over: chat lines are filtered by it.
         if version <= self.version and not force:
             return
         finished_now = game["status"] == "finished" and self.game_status not in ("", "finished")
-        self.game_status = game["status"]
-        self.player_names = [seat["username"] for seat in game["seats"]]
+        self._follow(game)
         await super()._send_state(game, version, force=force)
         if finished_now and self.chat_open and not self.chat_muted:
             await self._send_chat_history()  # the rooms merge: show everything said
@@ -176,6 +184,8 @@ class GameChatConsumer(ChatMute, GameConsumer):
 
     async def chat_message(self, event: ChatMessageEvent) -> None:
         line = event["message"]
+        if self.opening_held:
+            return  # a script's socket before its first state reads the history when it wants
         if self.chat_muted or not services.chat_visible(line["room"], self._reader_room):
             return
         await self.send_json(self._localised(line))
@@ -300,13 +310,19 @@ class LobbyConsumer(GuardedJsonConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        await self._sign_in()
+        if await self._join():
+            await self.open_socket()  # the welcome now, or after a script's auth
 
-    async def _sign_in(self) -> None:
+    async def _join(self) -> bool:
+        """A signed-in person's socket joins their group; False when it was closed instead."""
         if self.user is not None:
             if not await self.join_group(realtime.user_group(self.user.pk)):
-                return  # the layer is down: closed, to come back later
+                return False  # the layer is down: closed, to come back later
             await database_sync_to_async(presence.touch)(self.user.pk)
+        return True
+
+    async def opening(self) -> None:
+        """The one ``welcome``: signed in (by session, or by an ``auth`` sent first) or not."""
         with translation.override(self.language):
             await self.send_json(await database_sync_to_async(_welcome)(self.user))
 
@@ -318,16 +334,29 @@ class LobbyConsumer(GuardedJsonConsumer):
             online = await database_sync_to_async(presence.online_count)()
             pong: PongFrame = {"type": "pong", "online": online}
             await self.send_json(pong)
-        elif kind == "auth" and self.user is None and isinstance(content.get("token"), str):
-            key = content["token"]
-            grant = await database_sync_to_async(_grant_for_token)(key)
-            if grant is None:
-                await self.send_error(_("Invalid token."))
-                return
-            if await self.signed_in(grant.user, token=key, scopes=grant.scopes):
-                await self._sign_in()
+        elif kind == "auth":
+            await self._on_auth(content)
         else:
             await self.send_error(_("Unknown message type %(type)s.") % {"type": kind})
+
+    async def _on_auth(self, content: Message) -> None:
+        """A script signs in by token before its ``welcome``, which then is the signed-in one."""
+        if self.user is not None:
+            await self.send_error(_("This connection is already signed in."))
+            return
+        if not self.opening_held:
+            await self.send_error(_("Send auth as the first message."))
+            return
+        key = content.get("token")
+        if not isinstance(key, str):
+            await self.send_error(_("The field %(field)s must be a string.") % {"field": "token"})
+            return
+        grant = await database_sync_to_async(_grant_for_token)(key)
+        if grant is None:  # the client may try again with another token
+            await self.send_error(_("Invalid token."))
+            return
+        if await self.signed_in(grant.user, token=key, scopes=grant.scopes):
+            await self._join()
 
     async def social_message(self, event: SocialMessageEvent) -> None:
         """A ``social.message`` pushed by ``social.realtime.to_user``."""

@@ -4,7 +4,14 @@ and the channel-layer events that carry them (as ``games.state`` for the game it
 
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
-from games.state import GameMode, GameVariant, PlainErrorFrame
+from games.state import (
+    AuthRequest,
+    ClientId,
+    GameMode,
+    GameVariant,
+    PlainErrorFrame,
+    SyncRequest,
+)
 from tournaments.state import TournamentGameState
 
 ChatRoom: TypeAlias = Literal["players", "spectators", "after", "tournament"]
@@ -208,3 +215,59 @@ GameGroupEvent: TypeAlias = (
 
 TournamentGroupEvent: TypeAlias = ChatMessageEvent | ChatRemovedEvent
 """What the social app sends to a tournament's group (``social.realtime.to_tournament``)."""
+
+
+class ChatErrorFrame(TypedDict):
+    """A refused chat message on the tournament socket (with the engine's ``code`` when any)."""
+
+    type: Literal["error"]
+    error: str
+    id: ClientId
+    code: NotRequired[str | None]
+
+
+TournamentChatFrame: TypeAlias = (
+    ChatLine | ChatHistoryFrame | ChatMuteFrame | ChatRemovedFrame | ChatErrorFrame
+)
+"""The frames ``social.consumers.TournamentChatConsumer`` adds to the tournament socket's."""
+
+
+# -- messages a client sends ----------------------------------------------------------------------
+
+
+class ChatRequest(TypedDict):
+    """A chat line: ``text`` (1 to 300 characters), or a ``preset`` (``hello``, ``good_luck``,
+    ``gg``, ``wp``, ``thanks``) shown in each reader's language."""
+
+    type: Literal["chat"]
+    text: NotRequired[str]
+    preset: NotRequired[str]
+
+
+class ChatHistoryRequest(TypedDict):
+    """The lines this connection may read → ``chat_history``."""
+
+    type: Literal["chat_history"]
+
+
+class ChatMuteRequest(TypedDict):
+    """Mute or unmute every chat for this person → ``chat_mute``."""
+
+    type: Literal["chat_mute"]
+    muted: bool
+
+
+class PingRequest(TypedDict):
+    """The lobby's presence heartbeat, every 25 s → ``pong``."""
+
+    type: Literal["ping"]
+
+
+ChatRequests: TypeAlias = ChatRequest | ChatHistoryRequest | ChatMuteRequest
+"""What the game and tournament sockets add for chat."""
+
+LobbyRequest: TypeAlias = AuthRequest | PingRequest
+"""What a client sends on ``/ws/lobby/``."""
+
+TournamentRequest: TypeAlias = SyncRequest | ChatRequests
+"""What a client sends on ``/ws/tournaments/{id}/``."""

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils import translation
 
 from tests.factories import UserFactory
+from tests.live_server import live_server_url  # noqa: F401 - the one live site of a test run
 from tests.payloads import broadcasts  # noqa: F401 - a fixture for every app's broadcast tests
 
 

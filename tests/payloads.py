@@ -10,6 +10,7 @@ declared type (Literal values included).
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 from dataclasses import dataclass, field
@@ -122,3 +123,39 @@ def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Broadcasts:
     layer = _RecordingLayer(recorded)
     monkeypatch.setattr(siesta_site.broadcast, "get_channel_layer", lambda: layer)
     return recorded
+
+
+@functools.cache
+def _socket_validators() -> dict[str, tuple[Any, Any]]:
+    """Per socket of the AsyncAPI document (``siesta_site.asyncapi``): a validator of what the
+    site sends on it and one of what it receives."""
+    from jsonschema import Draft7Validator
+
+    from siesta_site.asyncapi import document
+
+    spec = document()
+    validators = {}
+    for name, channel in spec["channels"].items():
+        operations = {
+            op["action"]: op for op in spec["operations"].values() if op["channel"]["$ref"]
+            == f"#/channels/{name}"
+        }  # fmt: skip
+        pair = []
+        for action in ("send", "receive"):
+            payloads = []
+            for ref in operations[action]["messages"]:
+                key = ref["$ref"].rsplit("/", 1)[1]
+                message = channel["messages"][key]["$ref"].rsplit("/", 1)[1]
+                payloads.append(spec["components"]["messages"][message]["payload"])
+            schema = {"components": spec["components"], "oneOf": payloads}
+            pair.append(Draft7Validator(schema))
+        validators[name] = (pair[0], pair[1])
+    return validators
+
+
+def assert_documented(socket: str, frame: Any, *, sent_by_site: bool = True) -> None:
+    """``frame`` (decoded JSON) is one of the messages of ``socket`` (``game``, ``lobby``,
+    ``tournament``) in the AsyncAPI document: exactly one of them, nothing undeclared."""
+    sends, receives = _socket_validators()[socket]
+    errors = list((sends if sent_by_site else receives).iter_errors(frame))
+    assert not errors, f"{socket} frame not in the AsyncAPI document: {frame!r}: {errors[0]}"

@@ -138,21 +138,16 @@ def _table(heading: str) -> dict[str, set[str]]:
 
 
 def _frames() -> dict[str, set[str]]:
-    """Every frame a socket sends: the TypedDicts of the state modules whose `type` is a plain
-    name (the channel-layer events have dotted ones), with their fields."""
-    from games import state as games_state
-    from social import state as social_state
-    from tournaments import state as tournaments_state
+    """Every frame a socket sends, with its fields: the TypedDicts of the state modules that the
+    AsyncAPI document lists as sent (``siesta_site.asyncapi.SOCKETS``)."""
+    from siesta_site.asyncapi import SOCKETS
+    from siesta_site.typeschema import frame_type, members
 
     frames: dict[str, set[str]] = {}
-    for module in (games_state, social_state, tournaments_state):
-        for value in vars(module).values():
-            if not (isinstance(value, type) and typing.is_typeddict(value)):
-                continue
+    for socket in SOCKETS:
+        for value in members(socket.sends):
             hints = typing.get_type_hints(value)
-            for kind in typing.get_args(hints.get("type")):
-                if "." not in kind:
-                    frames.setdefault(kind, set()).update(set(hints) - {"type"})
+            frames.setdefault(frame_type(value), set()).update(set(hints) - {"type"})
     return frames
 
 

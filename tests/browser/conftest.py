@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -70,50 +69,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if in_ci:
                 raise pytest.UsageError(f"{item.nodeid} {reason} (CI is set: not skipping)")
             item.add_marker(pytest.mark.skip(reason=reason))
-
-
-def _free_port() -> int:
-    """A free port in this worktree's range (SIESTA_TEST_PORTS=8180-8199), else any free one."""
-    low, _, high = os.environ.get("SIESTA_TEST_PORTS", "").partition("-")
-    candidates = list(range(int(low), int(high) + 1)) if low and high else []
-    for port in [*candidates, 0]:
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return int(probe.getsockname()[1])
-    raise RuntimeError("no free port")
-
-
-@pytest.fixture(scope="session")
-def live_server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    """Daphne serving the site (HTTP and WebSocket) from a daemon thread."""
-    from channels.routing import get_default_application
-    from daphne.server import Server
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    port = _free_port()
-    server = Server(
-        # Static files straight from static/ (no collectstatic), as `runserver` serves them.
-        application=ASGIStaticFilesHandler(get_default_application()),
-        endpoints=[f"tcp:port={port}:interface=127.0.0.1"],
-        signal_handlers=False,
-        verbosity=0,
-    )
-    with django_db_blocker.unblock():
-        thread = threading.Thread(target=server.run, name="daphne", daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("Daphne did not start")
-        yield f"http://127.0.0.1:{port}"
-        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from tests.games.test_consumers import (  # noqa: F401 - fixtures
     receive,
     table,
 )
-from tests.payloads import Broadcasts, assert_round_trips
+from tests.payloads import Broadcasts, assert_documented, assert_round_trips
 
 
 def _committed(call: Any, /, **kwargs: Any) -> Any:
@@ -118,6 +118,7 @@ async def test_every_frame_of_the_game_socket(connect, table):  # noqa: F811
 
     for frame in frames:
         assert_round_trips(frame, GameFrame)
+        assert_documented("game", frame)
     kinds = [frame["type"] for frame in frames]
     assert set(kinds) == {"state", "sync", "check", "hint", "ack", "error", "auth"}
     assert any(frame["type"] == "error" and "ply" in frame for frame in frames)

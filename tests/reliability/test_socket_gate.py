@@ -91,9 +91,9 @@ def test_the_gate_on_a_live_site(tmp_path):
 
         # A token socket, then the token revoked (POST /api/auth/logout/).
         player = open_socket(port, f"/ws/games/{game['id']}/")
-        assert frame(player)["type"] == "state"
         player.send(json.dumps({"type": "auth", "token": key}))
         assert frame(player)["type"] == "auth"
+        assert frame(player)["type"] == "state"
         assert rest.request("POST", "/api/auth/logout/", token=key)[0] == 204
         assert frame(player)["error"] == "You were signed out: this connection is closed."
         assert close_code(player) == 4401

@@ -26,7 +26,7 @@ from social.state import (
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn
-from tests.payloads import assert_round_trips
+from tests.payloads import assert_documented, assert_round_trips
 from tests.social.factories import finished_game, make_seek
 from tests.social.sockets import drain, receive, receive_type
 
@@ -103,6 +103,7 @@ async def test_every_frame_of_the_lobby_and_the_chat(sockets):
     frames += await drain(lobby)
     for frame in frames:
         assert_round_trips(frame, LobbyFrame)
+        assert_documented("lobby", frame)
     assert {f["type"] for f in frames} == {"welcome", "pong", "error", "challenge", "notification"}
 
     game = await database_sync_to_async(make_game)(users=[ana, bo])
@@ -122,6 +123,7 @@ async def test_every_frame_of_the_lobby_and_the_chat(sockets):
     frames += await drain(chat)
     for frame in frames:
         assert_round_trips(frame, GameFrame | ChatFrame)
+        assert_documented("game", frame)
     assert {f["type"] for f in frames} >= {
         "chat_history",
         "chat",

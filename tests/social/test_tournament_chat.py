@@ -12,7 +12,7 @@ from social import services
 from social.models import ChatMessage
 from social.state import ChatHistoryFrame, ChatLine
 from tests.factories import UserFactory
-from tests.payloads import assert_round_trips
+from tests.payloads import assert_documented, assert_round_trips
 from tests.social.chat_checks import check_mute, remove_in_admin
 from tests.social.sockets import receive_type
 from tests.tournaments.factories import make_tournament
@@ -39,12 +39,14 @@ async def test_lines_reach_every_watcher_and_the_state_still_comes(sockets, peop
     tournament = await database_sync_to_async(make_tournament)(players=[ana])
     writer, history = await open_chat(sockets, tournament.pk, ana)
     assert_round_trips(history, ChatHistoryFrame)
+    assert_documented("tournament", history)
     assert history == {"type": "chat_history", "room": "tournament", "muted": False, "messages": []}
     reader, _ = await open_chat(sockets, tournament.pk, language="es")  # signed out: reads only
 
     await writer.send_json_to({"type": "chat", "text": "<b>good luck</b> all"})
     line = await receive_type(reader, "chat")
     assert_round_trips(line, ChatLine)
+    assert_documented("tournament", line)
     assert (line["username"], line["text"], line["room"]) == (
         "ana",
         "<b>good luck</b> all",

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import services as games
 from games.models import Seat
 from social.state import TournamentGameFrame
-from tests.payloads import assert_round_trips
+from tests.payloads import assert_documented, assert_round_trips
 from tests.tournaments.factories import make_tournament
 from tests.tournaments.helpers import finish, round_games, start
 from tournaments import selectors
@@ -45,6 +45,7 @@ def test_pairing_round_1_pushes_each_player_their_game_and_opponent(broadcasts, 
         for user, other in ((first, second), (second, first)):
             [frame] = [m for g, m in pushes if g == f"user.{user.pk}"]
             assert_round_trips(frame, TournamentGameFrame)
+            assert_documented("lobby", frame)
             assert frame["game"] == game.pk
             assert frame["tournament"] == tournament.pk
             assert frame["name"] == tournament.name

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from games.state import GameStateEvent
 from social.state import SocialMessageEvent
 from tests.factories import UserFactory
-from tests.payloads import assert_round_trips
+from tests.payloads import assert_documented, assert_round_trips
 from tests.tournaments.factories import make_tournament
 from tests.tournaments.helpers import committed, finish, round_games, start
 from tests.tournaments.test_consumers import _next, _open
@@ -74,4 +74,5 @@ async def test_every_frame_of_the_tournament_socket():
     await unknown.disconnect()
     for frame in frames:
         assert_round_trips(frame, TournamentSocketFrame)
+        assert_documented("tournament", frame)
     assert [f["type"] for f in frames] == ["tournament", "error", "error"]
