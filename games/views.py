@@ -6,7 +6,7 @@ turn service errors into messages, never into a 500.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -61,26 +61,27 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 return redirect("game", game_id=game.pk)
     context: dict[str, Any] = {
         "form": form,
-        "open_games": _rows(selectors.game_list(status=Game.Status.OPEN)[:LOBBY_LIST_SIZE]),
-        "live_games": _rows(selectors.game_list(status=Game.Status.ACTIVE)[:LOBBY_LIST_SIZE]),
+        "open_games": selectors.games_listed(
+            selectors.game_list(status=Game.Status.OPEN)[:LOBBY_LIST_SIZE]
+        ),
+        "live_games": selectors.games_listed(
+            selectors.game_list(status=Game.Status.ACTIVE)[:LOBBY_LIST_SIZE]
+        ),
         "my_games": [],
         "my_finished_games": [],
     }
     if request.user.is_authenticated:
-        context["my_games"] = _rows(selectors.games_of_user_playing(request.user.pk))
+        context["my_games"] = selectors.games_listed(
+            selectors.games_of_user_playing(request.user.pk)
+        )
         finished = selectors.game_list(
             status=Game.Status.FINISHED, player=request.user.get_username()
         ).order_by("-finished_at", "-id")
-        context["my_finished_games"] = _rows(finished[:RECENT_FINISHED])
+        context["my_finished_games"] = selectors.games_listed(finished[:RECENT_FINISHED])
     if request.GET.get("lists"):
         # lobby.js polls this to keep the lists live.
         return render(request, "games/_lobby_lists.html", context)
     return render(request, "games/lobby.html", context)
-
-
-def _rows(games: Iterable[Game]) -> list[dict[str, Any]]:
-    """Lobby list rows: the game and the words for its turn time."""
-    return [{"game": g, "turn_time": turn_time_label(g.turn_seconds)} for g in games]
 
 
 @login_required
