@@ -27,7 +27,7 @@ WAITING = 6
 @dataclass(frozen=True)
 class HomePage:
     live: list[ListedGame]
-    """The newest games under way; the first is the one the hero shows on its board."""
+    """The newest games under way."""
     tournaments: list[UpcomingTournament]
     leaders: list[Rating]
     """Each with ``rank`` (``ratings.selectors.leaderboard``)."""
@@ -36,7 +36,9 @@ class HomePage:
 
     @property
     def featured(self) -> ListedGame | None:
-        return self.live[0] if self.live else None
+        """The live game the hero shows on its board: the one furthest on (the newest of
+        those), so that there is something on it."""
+        return max(self.live, key=lambda row: row.game.ply, default=None)
 
 
 def home_page(*, viewer: Any) -> HomePage:
