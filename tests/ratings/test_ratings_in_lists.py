@@ -77,3 +77,20 @@ def test_a_tournament_page_shows_ratings_of_entrants_pairings_and_standings(clie
         assert "(1540)" in part
     live = client.get(reverse("tournament_live", args=[tournament.pk])).content.decode()
     assert "(1655)" in live
+
+
+def test_the_lobby_reads_the_ratings_of_all_its_lists_in_one_query(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice = rated("alice", 1600)
+    client.force_login(alice)
+    services.game_create(user=alice, players=2)  # open, and one of hers
+    make_game(users=[alice, UserFactory()])  # live, and one of hers
+    finished = make_game(users=[alice, UserFactory()])
+    services.game_resign(game_id=finished.pk, user=alice)
+    make_game()  # someone else's
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("lobby")).content.decode()
+    assert sum('"ratings_rating"' in q["sql"] for q in queries.captured_queries) == 1
+    assert shown("alice", 1600).search(page)
