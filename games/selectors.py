@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any, Protocol, cast, overload
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games import rows
 from games.engine import GameOutcome, GameRecord, Position, SeatResult
 from games.errors import GameNotFound, NotFound
-from games.models import Game, Seat, Turn
+from games.models import Game, Seat, Turn, turn_time_label
 from games.state import (
     BotLevel,
     EndReason,
@@ -36,6 +36,22 @@ def seat_ratings_provide(provider: SeatRatings) -> None:
     the layers contract), from its ``AppConfig.ready``."""
     if provider not in _seat_ratings:
         _seat_ratings.append(provider)
+
+
+class UserRatings(Protocol):
+    """Each user's current rating in a pool, rounded, 1500 when not yet earned (one query)."""
+
+    def __call__(self, *, user_ids: Iterable[int], pool: str) -> Mapping[int, int]: ...
+
+
+_user_ratings: list[UserRatings] = []
+
+
+def user_ratings_provide(provider: UserRatings) -> None:
+    """The ratings app hands in how to read the ratings of many users at once, for the lists of
+    games (as ``seat_ratings_provide`` for one game)."""
+    if provider not in _user_ratings:
+        _user_ratings.append(provider)
 
 
 def seat_ratings(game: Game, seats: Sequence[Seat]) -> dict[int, SeatRating]:
@@ -334,6 +350,79 @@ def game_record(game: Game) -> dict[str, Any]:
     data["hints"] = record.hints
     data["teams"] = teams
     return data
+
+
+@dataclass(frozen=True)
+class ListedSeat:
+    seat: Seat
+    rating: int | None
+    """The person's current rating in the game's pool; None for a bot or a free seat."""
+
+
+@dataclass(frozen=True)
+class ListedGame:
+    """A game as the lists show it (lobby, home): its seats, each person's rating beside their
+    name as on the game page, and the words for its turn time."""
+
+    game: Game
+    turn_time: str
+    seats: list[ListedSeat]
+
+
+def games_listed(games: Iterable[Game]) -> list[ListedGame]:
+    """The rows of a list of games. Their seats should be prefetched with their users; the
+    ratings are read in one query per pool (the game's mode names its pool) whatever the
+    number of games."""
+    games = list(games)
+    people: dict[str, set[int]] = {}
+    for game in games:
+        for seat in game.seats.all():
+            if seat.user_id is not None and not seat.bot_level:
+                people.setdefault(game.mode, set()).add(seat.user_id)
+    ratings: dict[str, Mapping[int, int]] = {pool: {} for pool in people}
+    for pool, user_ids in people.items():
+        for provider in _user_ratings:
+            ratings[pool] = {**ratings[pool], **provider(user_ids=user_ids, pool=pool)}
+    return [
+        ListedGame(
+            game=game,
+            turn_time=turn_time_label(game.turn_seconds),
+            seats=[
+                ListedSeat(
+                    seat=seat,
+                    rating=ratings.get(game.mode, {}).get(seat.user_id)
+                    if seat.user_id is not None and not seat.bot_level
+                    else None,
+                )
+                for seat in game_seats(game)
+            ],
+        )
+        for game in games
+    ]
+
+
+def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
+    return games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+    )
+
+
+def games_live(*, limit: int) -> list[Game]:
+    """The newest games under way, at most ``limit``, with their seats and users (two queries)."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE).order_by("-started_at", "-id")
+    return list(_with_seats(games)[:limit])
+
+
+def games_waiting_for(user_id: int, *, limit: int) -> list[Game]:
+    """What waits for the user, at most ``limit``: the games where it is their turn (the
+    nearest deadline first), then the open games where they hold a seat and wait for players
+    (the newest first). A seat out of its game (played by a bot) waits for nobody."""
+    waiting = Game.objects.filter(
+        Q(status=Game.Status.ACTIVE, seats__seat=F("to_move"), seats__out_reason="")
+        | Q(status=Game.Status.OPEN),
+        seats__user_id=user_id,
+    ).order_by(F("deadline").asc(nulls_last=True), "-created_at", "-id")
+    return list(_with_seats(waiting)[:limit])
 
 
 def games_of_user_playing(user_id: int) -> QuerySet[Game]:

@@ -5,10 +5,14 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from learn.services import daily_puzzle_for
+from pages import selectors
 from pages.worked_examples import worked_examples
+from tournaments.views import client_strings as tournament_strings
 
 
 @require_GET
@@ -17,8 +21,20 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("img/favicon.svg"), permanent=True)
 
 
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """Games to watch, tournaments to join, the leaders, today's puzzle and, for a signed-in
+    player, their games waiting for them."""
+    return render(
+        request,
+        "home.html",
+        {
+            "home": selectors.home_page(viewer=request.user),
+            # Chosen once a day and kept (a write the first time): a service, not a selector.
+            "daily": daily_puzzle_for(day=timezone.localdate()),
+            "strings": tournament_strings(),
+        },
+    )
 
 
 @require_GET

@@ -8,10 +8,11 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from games.selectors import seat_ratings_provide
+        from games.selectors import seat_ratings_provide, user_ratings_provide
         from games.signals import game_finished
         from ratings.receivers import rate_finished_game
-        from ratings.selectors import game_seat_ratings
+        from ratings.selectors import game_seat_ratings, ratings_of
 
         game_finished.connect(rate_finished_game, dispatch_uid="ratings.rate_finished_game")
         seat_ratings_provide(game_seat_ratings)
+        user_ratings_provide(ratings_of)

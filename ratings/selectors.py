@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -344,6 +344,17 @@ def rating_chart(*, user: User, pool: str) -> Chart | None:
     return chart_layout(
         [(elo.START_RATING, None, None), *rows], pool=pool, label=str(Pool(pool).label)
     )
+
+
+def ratings_of(*, user_ids: Iterable[int], pool: str) -> dict[int, int]:
+    """Each user's rating in ``pool``, rounded as the pages show ratings, in one query; a rating
+    not yet earned reads 1500 (a user of ``user_ids`` is always in the answer)."""
+    wanted = set(user_ids)
+    if not wanted:
+        return {}
+    rows = Rating.objects.filter(user_id__in=wanted, pool=pool).values_list("user_id", "rating")
+    found = {user_id: round(rating) for user_id, rating in rows}
+    return {user_id: found.get(user_id, round(elo.START_RATING)) for user_id in wanted}
 
 
 def game_seat_ratings(game: Game, seats: Sequence[Seat]) -> dict[int, SeatRating]:

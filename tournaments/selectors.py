@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -20,6 +20,7 @@ from games.models import Game, Seat
 from games.selectors import api_datetime
 from games.state import GameMode, GameStatus, GameVariant
 from ratings.models import Rating, RatingChange
+from ratings.selectors import ratings_of
 from tournaments.arena import (
     DEFAULT_RATING,
     arena_standings,
@@ -66,6 +67,38 @@ def tournaments_listed(*, viewer: Any, status: str | None = None) -> QuerySet[To
         joined = TournamentPlayer.objects.filter(user_id=viewer.pk).values("tournament_id")
         shown |= Q(created_by_id=viewer.pk) | Q(pk__in=joined)
     return tournaments.filter(shown)
+
+
+@dataclass(frozen=True)
+class UpcomingTournament:
+    """A tournament to join, as the home page offers it."""
+
+    tournament: Tournament
+    count: int
+    """Players who joined."""
+    joined: bool
+    """The viewer is one of them."""
+
+    @property
+    def full(self) -> bool:
+        return self.count >= self.tournament.max_players
+
+
+def tournaments_upcoming(*, viewer: Any, limit: int) -> list[UpcomingTournament]:
+    """The next public tournaments to start (featured ones first), at most ``limit``, with how
+    many joined and whether ``viewer`` did: one query."""
+    signed_in = viewer is not None and viewer.is_authenticated
+    joined: Exists | Value = Value(False)
+    if signed_in:
+        joined = Exists(
+            TournamentPlayer.objects.filter(tournament_id=OuterRef("pk"), user_id=viewer.pk)
+        )
+    rows = (
+        Tournament.objects.filter(status=Tournament.Status.SCHEDULED, visibility=Visibility.PUBLIC)
+        .annotate(entrants=Count("players"), joined=joined)
+        .order_by("-featured", "starts_at", "id")[:limit]
+    )
+    return [UpcomingTournament(tournament=t, count=t.entrants, joined=t.joined) for t in rows]
 
 
 def can_see(tournament: Tournament, viewer: Any, invite: str | None = None) -> bool:
@@ -179,6 +212,14 @@ def _pool_ratings(tournament: Tournament) -> dict[int, float]:
     players = {p.user_id: p.pk for p in tournament.players.all()}
     rows = Rating.objects.filter(user_id__in=players, pool=tournament.mode)
     return {players[user_id]: rating for user_id, rating in rows.values_list("user_id", "rating")}
+
+
+def entrant_ratings(tournament: Tournament) -> dict[str, int]:
+    """Each entrant's current rating in the tournament's pool by username, rounded as the pages
+    show ratings (1500 when not yet earned): what the page shows beside their names."""
+    players = {p.user_id: p.user.get_username() for p in tournament.players.all()}
+    ratings = ratings_of(user_ids=players, pool=tournament.mode)
+    return {players[user_id]: rating for user_id, rating in ratings.items()}
 
 
 def arena_state(tournament: Tournament) -> ArenaState | None:

@@ -122,15 +122,18 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     username = user.get_username() if user.is_authenticated else None
     entry = next((p for p in state["players"] if p["username"] == username), None)
     changes = selectors.rating_changes(tournament)
+    ratings = selectors.entrant_ratings(tournament)
     arena = state["arena"]
     performance = arena["performance"] if arena else {}
     return {
         **_card(tournament, request),
         "state": state,
-        "rounds": _rounds(state),
+        "rounds": _rounds(state, ratings),
+        "entrants": [{**p, "rating": ratings.get(p["username"])} for p in state["players"]],
         "standings": [
             {
                 **row,
+                "rating": ratings.get(row["username"]),
                 "rating_change": changes.get(row["username"]),
                 "performance": performance.get(row["username"]),
             }
@@ -157,8 +160,9 @@ def _can_edit(tournament: Tournament, request: HttpRequest) -> bool:
     return tournament.created_by_id == user.pk and tournament.status == Tournament.Status.SCHEDULED
 
 
-def _rounds(state: TournamentState) -> list[dict[str, Any]]:
-    """The rounds, latest first, each game with its seats' names and (once over) scores."""
+def _rounds(state: TournamentState, ratings: dict[str, int]) -> list[dict[str, Any]]:
+    """The rounds, latest first, each game with its seats' names, ratings and (once over)
+    scores."""
     rounds = []
     for rnd in reversed(state["pairings"]):
         games = []
@@ -168,6 +172,7 @@ def _rounds(state: TournamentState) -> list[dict[str, Any]]:
             seats = [
                 {
                     "name": name,
+                    "rating": ratings.get(name),
                     "score": score,
                     "won": point == 1,
                     "forfeit": name in game["forfeits"],
