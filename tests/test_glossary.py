@@ -61,6 +61,7 @@ RULES = [
     Forbidden("de", r"(?i)\brows?\b", r"\bReihen?\b", "a row is 'Zeile'"),
     Forbidden("de", r"(?i)\bply\b", r"(?i)halbzug", "'Zug'"),
     Forbidden("de", ANY, r"\b(Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b", "German says 'du'"),
+    Forbidden("de", ANY, r"(?i)partie", "a game is 'Spiel' (Turnierspiel), never 'Partie'"),
     # French: Elo / score / points; ronde / tour; joueur (not siège); vous.
     Forbidden(
         "fr",
@@ -176,3 +177,19 @@ def test_counted_points_are_plural_entries():
             if e.msgid_plural is None and counted.search(e.msgid)
         ]
         assert not singular, "\n".join(singular)
+
+
+# "Play Siesta online" is a sentence (play the game online); everywhere else it is the site's name.
+BRAND = re.compile(r"Siesta online")
+
+
+def test_the_site_name_is_never_translated():
+    problems = [
+        f"{language}:{entry.line} {entry.msgid!r}: {text!r}"
+        for language in ("es", "de", "it", "fr")
+        for entry in _catalogue(language)
+        if BRAND.search(entry.msgid) and entry.msgid != "Play Siesta online"
+        for text in _texts(entry)
+        if not BRAND.search(text)
+    ]
+    assert not problems, "\n".join(problems)
