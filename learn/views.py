@@ -33,7 +33,7 @@ def learn_strings() -> dict[str, Any]:
     return {
         **client_strings(),
         "learn": {
-            "to_move": _("Seat %(seat)s to move"),
+            "to_move": _("Player %(seat)s to move"),
             "over": _("The game is over: %(reason)s."),
             "start": _("Start position"),
             "position": _("Turn %(ply)s of %(total)s"),

@@ -62,6 +62,7 @@ RULES = [
     Forbidden("de", r"(?i)\bply\b", r"(?i)halbzug", "'Zug'"),
     Forbidden("de", ANY, r"\b(Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b", "German says 'du'"),
     Forbidden("de", ANY, r"(?i)partie", "a game is 'Spiel' (Turnierspiel), never 'Partie'"),
+    Forbidden("de", r"(?i)\bplayer %\(seat\)s", r"\bPlatz %\(seat\)s", "'Spieler N'"),
     # French: Elo / score / points; ronde / tour; joueur (not siège); vous.
     Forbidden(
         "fr",
@@ -193,3 +194,13 @@ def test_the_site_name_is_never_translated():
         if not BRAND.search(text)
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_the_english_source_names_a_player_never_a_seat_number():
+    """On screen a seat is always "player N" (the glossary's seat / player)."""
+    seats = [
+        f"{entry.line} {entry.msgid!r}"
+        for entry in _catalogue("de")
+        if re.search(r"\bSeat %\(seat\)s|\bseat %\(seat\)s", _msgids(entry))
+    ]
+    assert not seats, "\n".join(seats)
