@@ -125,7 +125,8 @@ class GameCreateForm(forms.Form):
         listed = []  # in seat order, each kind once: "Bot (medium), 2 × a person"
         for level, times in opponents.items():
             name = str(OPPONENT_NAMES.get(level, OPPONENT_NAMES[PERSON]))
-            listed.append(f"{times} × {name}" if times > 1 else name)
+            named = f"{times} × {name}" if times > 1 else name
+            listed.append(named.replace(" ", "\u00a0"))  # a name wraps as one word
         return _("Start game against %(opponents)s") % {"opponents": ", ".join(listed)}
 
     @staticmethod

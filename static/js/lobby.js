@@ -47,7 +47,8 @@ function main() {
       }
       const listed = [...counts].map(([level, times]) => {
         const name = startWords.names[level] || startWords.names.person;
-        return times > 1 ? times + " × " + name : name;
+        const named = times > 1 ? times + " × " + name : name;
+        return named.replaceAll(" ", "\u00a0"); // a name wraps as one word
       });
       startButton.textContent = startWords.start.replace("%(opponents)s", listed.join(", "));
     };

@@ -90,8 +90,9 @@ def test_lobby_for_a_user_shows_form_join_buttons_and_their_games(client, user):
 def test_the_lobby_start_button_says_which_bot(client, user):
     client.force_login(user)
     content = client.get(reverse("lobby")).content.decode()
-    assert '<button type="submit" id="start-button">Start game against Bot (medium)</button>' in (
-        content
+    assert (
+        '<button type="submit" id="start-button">Start game against Bot\u00a0(medium)</button>'
+        in content
     )
     words = re.search(r'<script id="lobby-strings" type="application/json">(.*?)</script>', content)
     assert words is not None
