@@ -81,6 +81,10 @@ class ConfirmedAddressResetForm(PasswordResetForm):
     """Django's reset form, mailing only accounts whose address is confirmed: a link that sets
     the password must not go to an address nobody proved is theirs (a typo, or a stranger's)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("E-mail address")  # the site's word, not Django's
+
     def get_users(self, email: str) -> Iterator[Any]:
         return (user for user in super().get_users(email) if email_is_confirmed(user))
 

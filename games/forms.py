@@ -22,6 +22,14 @@ SEAT_CHOICES = [
 
 OPPONENT_SEATS = (2, 3, 4)
 
+OPPONENT_NAMES = {
+    PERSON: _("a person"),
+    Seat.BotLevel.EASY: _("Bot (easy)"),
+    Seat.BotLevel.MEDIUM: _("Bot (medium)"),
+    Seat.BotLevel.HARD: _("Bot (hard)"),
+}
+"""The opponents as the lobby's start button names them ("Start game against Bot (medium)")."""
+
 DEFAULT_OPPONENT = Seat.BotLevel.MEDIUM
 """A newcomer's first game starts at once, against a bot; "Play a person" opens a game instead."""
 
@@ -110,6 +118,35 @@ class GameCreateForm(forms.Form):
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[seat_field_name(seat)] for seat in OPPONENT_SEATS]
+
+    def start_label(self) -> str:
+        """The start button's words for the opponents the form holds now; lobby.js redraws them
+        from ``start_strings`` when the options change."""
+        players = self._value("players")
+        count = int(players) if str(players) in ("2", "3", "4") else 2
+        opponents: dict[str, int] = {}
+        for seat in OPPONENT_SEATS[: count - 1]:
+            level = str(self._value(seat_field_name(seat)) or PERSON)
+            opponents[level] = opponents.get(level, 0) + 1
+        listed = []  # in seat order, each kind once: "Bot (medium), 2 × a person"
+        for level, times in opponents.items():
+            name = str(OPPONENT_NAMES.get(level, OPPONENT_NAMES[PERSON]))
+            named = f"{times} × {name}" if times > 1 else name
+            listed.append(named.replace(" ", "\u00a0"))  # a name wraps as one word
+        return _("Start game against %(opponents)s") % {"opponents": ", ".join(listed)}
+
+    @staticmethod
+    def start_strings() -> dict[str, Any]:
+        return {
+            "start": _("Start game against %(opponents)s"),
+            "names": {level: str(name) for level, name in OPPONENT_NAMES.items()},
+        }
+
+    def _value(self, name: str) -> Any:
+        """A field's value as posted, or its initial value on a fresh form."""
+        if self.is_bound:
+            return self.data.get(name, self.fields[name].initial)
+        return self.initial.get(name, self.fields[name].initial)
 
     def bots(self) -> list[BotSpec]:
         """The bots asked for, on seats that exist for the chosen number of players."""

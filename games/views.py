@@ -6,7 +6,7 @@ turn service errors into messages, never into a 500.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
@@ -75,6 +76,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     rows = iter(selectors.games_listed(game for games in lists.values() for game in games))
     context: dict[str, Any] = {
         "form": form,
+        "start_strings": GameCreateForm.start_strings(),
         **{name: [next(rows) for _ in games] for name, games in lists.items()},
     }
     if request.GET.get("lists"):
@@ -229,6 +231,12 @@ def _seat_view(
     }
 
 
+def counted_forms(text: Callable[[int], str]) -> dict[str, str]:
+    """Both forms of a counted text: the scripts' ``plural`` picks one with Intl.PluralRules
+    (n = 2 gives gettext's "other" form in every language of the site)."""
+    return {"one": text(1), "other": text(2)}
+
+
 def client_strings() -> dict[str, Any]:
     """The translated words the page scripts show, handed to them with ``json_script``.
 
@@ -274,16 +282,29 @@ def client_strings() -> dict[str, Any]:
             "1": _("Place one more piece."),
         },
         "no_point": _("This turn scores no point for you yet: a turn must score at least 1."),
-        "preview": _("This turn scores you %(points)s."),
+        "preview": counted_forms(
+            lambda n: ngettext(
+                "This turn scores you %(points)s point.",
+                "This turn scores you %(points)s points.",
+                n,
+            )
+        ),
         "ends_game": _("This placement ends the game: confirm it."),
         "turn_full": _("Three pieces are placed: confirm, undo or clear."),
         "checking": _("Checking…"),
         "taken": _("%(cell)s is already taken."),
         "not_your_turn": _("It is not your turn."),
         "sent": _("Turn sent."),
-        "scored": _("Your turn scored %(points)s."),
+        "scored": counted_forms(
+            lambda n: ngettext(
+                "Your turn scored %(points)s point.", "Your turn scored %(points)s points.", n
+            )
+        ),
         "bad_notation": _("Write placements like SF5 RF6 HF7."),
         "hint_confirm": _("Ask for a hint? This game will then not count for your rating."),
+        "hint_confirm_casual": _(
+            "Ask for a hint? The engine shows you the turn that scores the most."
+        ),
         "hint_ok": _("Show me a hint"),
         "resign_ok": _("Resign"),
         "your_turn_title": _("(Your turn)"),
@@ -300,7 +321,13 @@ def client_strings() -> dict[str, Any]:
             "too_few_rated_players": _("not counted: fewer than two people in the game"),
             "aborted": _("not counted: the game ended before everyone had moved"),
         },
-        "hint_shown": _("Hint: %(move)s scores %(points)s."),
+        "hint_shown": counted_forms(
+            lambda n: ngettext(
+                "Hint: %(move)s scores %(points)s point.",
+                "Hint: %(move)s scores %(points)s points.",
+                n,
+            )
+        ),
         "hint_none": _("The engine found no scoring turn for you."),
         "resign_confirm": _("Resign this game? You cannot come back to it."),
         "connection_lost": _("Connection lost. Reconnecting…"),

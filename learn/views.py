@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,17 +21,11 @@ from games import selectors as game_selectors
 from games.engine.notation import COLUMNS, EMPTY_BOARD
 from games.errors import GameNotFound
 from games.models import Game
-from games.views import board_rows, client_strings
+from games.views import board_rows, client_strings, counted_forms
 from learn import board, selectors, services
 from learn.models import Puzzle
 
 THEME_NAMES = dict(Puzzle.Theme.choices)
-
-
-def _forms(text: Callable[[int], str]) -> dict[str, str]:
-    """Both forms of a counted text: the scripts' ``plural`` picks one with Intl.PluralRules
-    (n = 2 gives gettext's "other" form in every language of the site)."""
-    return {"one": text(1), "other": text(2)}
 
 
 def learn_strings() -> dict[str, Any]:
@@ -40,7 +33,7 @@ def learn_strings() -> dict[str, Any]:
     return {
         **client_strings(),
         "learn": {
-            "to_move": _("Seat %(seat)s to move"),
+            "to_move": _("Player %(seat)s to move"),
             "over": _("The game is over: %(reason)s."),
             "start": _("Start position"),
             "position": _("Turn %(ply)s of %(total)s"),
@@ -48,32 +41,32 @@ def learn_strings() -> dict[str, Any]:
             "reachable": _("At most %(points)s with this start"),
             "no_reach": _("No legal turn starting like this scores a point."),
             "complete": _("A whole turn: play it or keep looking."),
-            "best": _forms(
+            "best": counted_forms(
                 lambda n: ngettext(
                     "Best: %(move)s, %(points)s point", "Best: %(move)s, %(points)s points", n
                 )
             ),
             "no_best": _("No scoring turn: the game is over here."),
-            "points": _forms(lambda n: ngettext("%(points)s point", "%(points)s points", n)),
+            "points": counted_forms(lambda n: ngettext("%(points)s point", "%(points)s points", n)),
             "thinking": _("The engine is thinking…"),
             "copied": _("Link copied."),
             "setup_ok": _("Position accepted."),
             "need_turn": _("Place one to three pieces first."),
-            "found": _forms(
+            "found": counted_forms(
                 lambda n: ngettext(
                     "You found %(points)s point of %(best)s.",
                     "You found %(points)s points of %(best)s.",
                     n,
                 )
             ),
-            "solved": _forms(
+            "solved": counted_forms(
                 lambda n: ngettext(
                     "Solved! %(points)s point is the most any turn scores here.",
                     "Solved! %(points)s points is the most any turn scores here.",
                     n,
                 )
             ),
-            "not_solved": _forms(
+            "not_solved": counted_forms(
                 lambda n: ngettext(
                     "Not the best: the most is %(best)s point.",
                     "Not the best: the most is %(best)s points.",
@@ -85,7 +78,7 @@ def learn_strings() -> dict[str, Any]:
             "streak": _("Streak: %(streak)s"),
             "solution": _("A solution: %(move)s"),
             "wrong": _("Not the best turn: try again, or show the answer."),
-            "gave_up": _forms(
+            "gave_up": counted_forms(
                 lambda n: ngettext(
                     "The answer: the most is %(best)s point.",
                     "The answer: the most is %(best)s points.",

@@ -61,6 +61,8 @@ RULES = [
     Forbidden("de", r"(?i)\brows?\b", r"\bReihen?\b", "a row is 'Zeile'"),
     Forbidden("de", r"(?i)\bply\b", r"(?i)halbzug", "'Zug'"),
     Forbidden("de", ANY, r"\b(Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b", "German says 'du'"),
+    Forbidden("de", ANY, r"(?i)partie", "a game is 'Spiel' (Turnierspiel), never 'Partie'"),
+    Forbidden("de", r"(?i)\bplayer %\(seat\)s", r"\bPlatz %\(seat\)s", "'Spieler N'"),
     # French: Elo / score / points; ronde / tour; joueur (not siège); vous.
     Forbidden(
         "fr",
@@ -176,3 +178,29 @@ def test_counted_points_are_plural_entries():
             if e.msgid_plural is None and counted.search(e.msgid)
         ]
         assert not singular, "\n".join(singular)
+
+
+# "Play Siesta online" is a sentence (play the game online); everywhere else it is the site's name.
+BRAND = re.compile(r"Siesta online")
+
+
+def test_the_site_name_is_never_translated():
+    problems = [
+        f"{language}:{entry.line} {entry.msgid!r}: {text!r}"
+        for language in ("es", "de", "it", "fr")
+        for entry in _catalogue(language)
+        if BRAND.search(entry.msgid) and entry.msgid != "Play Siesta online"
+        for text in _texts(entry)
+        if not BRAND.search(text)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_english_source_names_a_player_never_a_seat_number():
+    """On screen a seat is always "player N" (the glossary's seat / player)."""
+    seats = [
+        f"{entry.line} {entry.msgid!r}"
+        for entry in _catalogue("de")
+        if re.search(r"\bSeat %\(seat\)s|\bseat %\(seat\)s", _msgids(entry))
+    ]
+    assert not seats, "\n".join(seats)

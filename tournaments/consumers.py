@@ -13,6 +13,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from siesta_site.sockets import GuardedJsonConsumer
 from tournaments import realtime
@@ -67,7 +69,8 @@ class TournamentConsumer(GuardedJsonConsumer):
                 return
             await self.leave_group(group)
             self.joined = False
-        await self.send_error("There is no such tournament.")
+        with translation.override(self.language):
+            await self.send_error(_("There is no such tournament."))
         await self.close(code=CLOSE_UNKNOWN_TOURNAMENT)
 
     async def disconnect(self, code: int) -> None:

@@ -27,8 +27,8 @@ import {
 } from "./game/views.js";
 import { Board } from "./lib/board.js";
 import { COLUMNS, moveText, parseMove } from "./lib/notation.js";
-import { renderSeats, resultWords } from "./lib/seats.js";
-import { byId as $, format, readJSON } from "./lib/util.js";
+import { renderScoreStrip, renderSeats, resultWords } from "./lib/seats.js";
+import { byId as $, plural, readJSON } from "./lib/util.js";
 
 const page = $("game-page");
 if (page) start(page);
@@ -114,8 +114,10 @@ function start(page) {
       case "ack":
         if (pending && pending.id === message.id) pending = null;
         resetTurn();
+        clearNotation();
         if (mySeat && message.points) {
-          showSide(format(strings.scored, { points: message.points[mySeat - 1] }), "success");
+          const points = message.points[mySeat - 1];
+          showSide(plural(strings.scored, points, { points }), "success");
         }
         render();
         break;
@@ -126,7 +128,7 @@ function start(page) {
         if (message.move && $("notation-input")) $("notation-input").value = message.move;
         showSide(
           message.move
-            ? format(strings.hint_shown, { move: message.move, points: message.points })
+            ? plural(strings.hint_shown, message.points, { move: message.move, points: message.points })
             : strings.hint_none,
           "info"
         );
@@ -171,6 +173,7 @@ function start(page) {
     const turnChanged = state.ply !== before.ply || state.to_move !== before.to_move;
     if (turnChanged) {
       resetTurn();
+      clearNotation(); // a hint's move or a typed turn belongs to the turn that is over
       refused = null;
       if (pending && pending.kind !== "move") pending = null;
       announceTurn({
@@ -201,6 +204,11 @@ function start(page) {
     preview = null;
     checkId = null;
     hint = [];
+  }
+
+  function clearNotation() {
+    const input = $("notation-input");
+    if (input) input.value = "";
   }
 
   // -- the turn being built ----------------------------------------------------------------------
@@ -338,7 +346,9 @@ function start(page) {
 
   function askHint() {
     if (!isMyTurn() || pending) return;
-    confirmInPage(strings.hint_confirm, strings.hint_ok, () => request("hint", {}));
+    // Only a rated game has a rating to lose.
+    const warning = store.state.rated ? strings.hint_confirm : strings.hint_confirm_casual;
+    confirmInPage(warning, strings.hint_ok, () => request("hint", {}));
   }
 
   function resign() {
@@ -365,6 +375,11 @@ function start(page) {
       mySeat,
       toMove: state.status === "active" ? state.to_move : null,
       teamBox: $("team-sums"),
+    });
+    renderScoreStrip($("score-strip"), state.seats, {
+      strings,
+      mySeat,
+      toMove: state.status === "active" ? state.to_move : null,
     });
     $("supply-suns").textContent = state.supply.suns;
     $("supply-shadows").textContent = state.supply.shadows;
@@ -397,7 +412,7 @@ function start(page) {
     } else if (placements.length && allChecked() && preview) {
       const why = whyNotConfirm();
       summary.textContent =
-        moveText(placements) + " — " + format(strings.preview, { points: myPoints() }) + (why ? " " + why : "");
+        moveText(placements) + " — " + plural(strings.preview, myPoints(), { points: myPoints() }) + (why ? " " + why : "");
     } else {
       summary.textContent = whyNotConfirm();
     }

@@ -34,8 +34,29 @@ function main() {
       }
     };
 
+    // The start button names the opponents: "Start game against Bot (medium)".
+    const startButton = document.getElementById("start-button");
+    const startWords = JSON.parse(document.getElementById("lobby-strings")?.textContent || "null");
+    const renameStart = () => {
+      if (!startButton || !startWords) return;
+      const counts = new Map();
+      for (const field of form.querySelectorAll(".seat-field")) {
+        if (field.hidden) continue;
+        const level = field.querySelector("select").value || "person";
+        counts.set(level, (counts.get(level) || 0) + 1);
+      }
+      const listed = [...counts].map(([level, times]) => {
+        const name = startWords.names[level] || startWords.names.person;
+        const named = times > 1 ? times + " × " + name : name;
+        return named.replaceAll(" ", "\u00a0"); // a name wraps as one word
+      });
+      startButton.textContent = startWords.start.replace("%(opponents)s", listed.join(", "));
+    };
+
     form.addEventListener("change", update);
+    form.addEventListener("change", renameStart);
     update();
+    renameStart();
     // "Play a person" leaves every seat to a person, so Rated may be chosen for it.
     const personButton = document.getElementById("person-button");
     if (personButton && rated) {

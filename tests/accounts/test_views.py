@@ -61,6 +61,49 @@ def test_the_register_form_refuses_a_password_of_only_spaces(client):
 RESET = "/accounts/password_reset/"
 
 
+def test_the_sign_in_page_links_to_the_password_reset(client):
+    page = client.get(reverse("login")).content.decode()
+    assert f'href="{reverse("password_reset")}"' in page
+    assert "Forgot password?" in page
+
+
+def test_a_forgotten_password_is_reset_through_the_site_pages(client):
+    """Every step is a page of the site (not the admin's) and the new password signs in."""
+    import re
+
+    from django.core import mail
+
+    from social import services
+
+    ana = UserFactory(username="ana", email="ana@example.com")
+    services.preferences_update(user=ana, email_confirmed="ana@example.com")
+    form = client.get(RESET).content.decode()
+    assert "site-header" in form
+    assert "Django" not in form
+    done = client.post(RESET, {"email": "ana@example.com"}, follow=True)
+    assert "Check your e-mail" in done.content.decode()
+    [sent] = mail.outbox
+    link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+)", sent.body)
+    assert link is not None, sent.body
+    confirm = client.get(link.group(1), follow=True)
+    assert "Set a new password" in confirm.content.decode()
+    new_password = PASSWORD + "-new"
+    complete = client.post(
+        confirm.redirect_chain[-1][0],
+        {"new_password1": new_password, "new_password2": new_password},
+        follow=True,
+    )
+    assert "Your new password is set" in complete.content.decode()
+    client.logout()
+    assert client.login(username="ana", password=new_password)
+
+
+def test_a_used_reset_link_says_so_in_the_site_page(client):
+    page = client.get("/accounts/reset/MQ/set-password/").content.decode()
+    assert "This link is no longer valid" in page
+    assert f'href="{reverse("password_reset")}"' in page
+
+
 def test_a_password_reset_is_mailed_to_a_confirmed_address_only(client):
     """The reset link sets the password: it goes only to an address its owner proved is theirs
     (an unconfirmed one may be a typo, or a stranger's)."""

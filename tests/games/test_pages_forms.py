@@ -64,3 +64,27 @@ def test_turn_time_labels():
     assert turn_time_label(3 * 86400) == "3 days"
     assert turn_time_label(180) == "3 minutes"
     assert turn_time_label(45) == "45 seconds"
+
+
+def words(label: str) -> str:
+    """The label as read: each opponent's name is held together by no-break spaces."""
+    return label.replace("\u00a0", " ")
+
+
+def test_the_start_button_names_the_default_opponent():
+    assert GameCreateForm().start_label() == "Start game against Bot\u00a0(medium)"
+
+
+def test_the_start_button_names_every_opponent_of_the_posted_form_in_seat_order():
+    assert words(form().start_label()) == "Start game against Bot (hard), a person, Bot (easy)"
+    assert words(form(seat_3="hard", seat_4="hard").start_label()) == (
+        "Start game against 3 × Bot (hard)"
+    )
+    # Only the seats the number of players has.
+    assert words(form(players="2").start_label()) == "Start game against Bot (hard)"
+
+
+def test_the_start_button_words_follow_the_language():
+    with translation.override("de"):
+        assert words(GameCreateForm().start_label()) == "Spiel gegen Bot (mittel) starten"
+        assert GameCreateForm.start_strings()["names"]["person"] == "einen Menschen"

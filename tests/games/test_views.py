@@ -87,6 +87,26 @@ def test_lobby_for_a_user_shows_form_join_buttons_and_their_games(client, user):
     assert reverse("game", args=[other_open.pk]) not in your_games
 
 
+def test_the_lobby_start_button_says_which_bot(client, user):
+    client.force_login(user)
+    content = client.get(reverse("lobby")).content.decode()
+    assert (
+        '<button type="submit" id="start-button">Start game against Bot\u00a0(medium)</button>'
+        in content
+    )
+    words = re.search(r'<script id="lobby-strings" type="application/json">(.*?)</script>', content)
+    assert words is not None
+    assert json.loads(words.group(1))["names"]["hard"] == "Bot (hard)"
+
+
+def test_the_score_strip_is_offered_in_games_of_three_and_four(client, user):
+    client.force_login(user)
+    two = client.get(reverse("game", args=[make_game(users=[user]).pk])).content.decode()
+    four = client.get(reverse("game", args=[make_game(users=[user], players=4).pk]))
+    assert re.search(r'id="score-strip"[^>]* hidden', two)
+    assert not re.search(r'id="score-strip"[^>]* hidden', four.content.decode())
+
+
 def test_lobby_names_bots_and_free_seats(client, user):
     make_game(users=[user], players=3, bots=[(2, "hard")], start=False)
     content = client.get(reverse("lobby")).content.decode()

@@ -98,6 +98,16 @@ async def test_an_unknown_tournament_closes_with_4404():
     assert closed == {"type": "websocket.close", "code": 4404}
 
 
+async def test_the_unknown_tournament_error_is_in_the_reader_language():
+    socket = WebsocketCommunicator(
+        application, "/ws/tournaments/999999/", headers=[(b"accept-language", b"de")]
+    )
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    assert (await _next(socket))["error"] == "Dieses Turnier gibt es nicht."
+    await socket.receive_output(timeout=TIMEOUT)
+
+
 async def test_a_foreign_origin_is_refused():
     tournament = await database_sync_to_async(make_tournament)()
     socket = WebsocketCommunicator(

@@ -107,6 +107,8 @@ export function renderMoves(state, marks, strings) {
     body.appendChild(row);
   }
   byId("no-moves").hidden = state.turns.length > 0;
+  const legend = byId("points-legend");
+  if (legend) legend.hidden = state.turns.length === 0;
   const box = body.closest(".turn-list-box");
   box.scrollTop = box.scrollHeight;
 }

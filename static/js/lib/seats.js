@@ -125,6 +125,36 @@ export function renderSeats(list, seats, options) {
   if (options.teamBox) teamSums(options.teamBox, seats, scores, s);
 }
 
+/**
+ * The compact strip of every player's score above the board (3 and 4 player games; CSS shows it
+ * only while the seat panels are below the board). options: strings, mySeat, toMove.
+ */
+export function renderScoreStrip(list, seats, options) {
+  if (!list) return;
+  const s = options.strings;
+  list.replaceChildren();
+  list.hidden = seats.length < 3;
+  if (list.hidden) return;
+  for (const seat of seats) {
+    const item = document.createElement("li");
+    item.className = "score-chip seat-" + seat.seat;
+    if (options.toMove === seat.seat) item.classList.add("is-to-move");
+    if (options.mySeat === seat.seat) item.classList.add("is-me");
+    if (seat.resigned) item.classList.add("is-out");
+    const token = seatToken(seat.seat);
+    token.classList.add("score-chip-token");
+    const name = document.createElement("span");
+    name.className = "score-chip-name";
+    name.textContent = seatName(seat, s);
+    const score = document.createElement("strong");
+    score.className = "score-chip-score";
+    score.append(hiddenText(s.score_label + " "), String(seat.score));
+    item.title = format(s.seat, { seat: seat.seat }) + ": " + seatName(seat, s);
+    item.append(token, name, score);
+    list.appendChild(item);
+  }
+}
+
 /** A person's rating after their name, as "(1512)", titled "Rating" for screen readers. */
 function appendRating(parent, seat, strings) {
   if (seat.rating === undefined || seat.rating === null || !strings.rating) return;
