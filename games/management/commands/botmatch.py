@@ -25,6 +25,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             hard = bots_bench.hard_options(options["hard"])
+            expert = bots_bench.expert_options(options["expert"])
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         if options["games"] < 1:
@@ -43,6 +44,8 @@ class Command(BaseCommand):
             seed=options["seed"],
             variant=options["variant"],
             hard=hard,
+            expert=expert,
+            opening=options["opening"],
             progress=progress,
         )
         for line in summary.lines(options["players"]):

@@ -1,0 +1,389 @@
+"""The expert player: a turn chosen by what it leads to once the others have replied.
+
+For each candidate turn (its best scoring cores, each filled up plainly, and the best few filled
+up to spoil what the next player could score) the expert plays the line: the candidate, each
+other player's best reply (greedy, the way the medium bot plays), then its own best turn after
+them. A line is valued by the expert's lead over the best other seat at its end, plus a share of
+its own best turn then (what the candidate sets up), or by the result when the game ends on the
+way. The candidate whose line is worth most is played.
+
+Why it can look at many candidates: a reply is searched *locally*. Each player's scoring
+components are enumerated once, on the position before the candidate; after a candidate only
+the placements linked to its cells are enumerated afresh, and the old components are re-scored
+by playing them (a few placements each). Every reply found is still played on the real board,
+so its points are exact; what a local search can miss is a component far from the candidate
+that the candidate changed (rare: linked placements share a filled run or a crossing).
+
+Work is counted in placements tried (``ExpertSettings.work``), not in time, so a turn is the
+same for a seed whatever the machine's load; the default takes about half a second of one idle
+core (``python -m games.engine bench`` reports it).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from games.engine.errors import IllegalMoveError
+from games.engine.notation import Cell, Turn
+from games.engine.position import Position
+from games.engine.scoring import Step, has_scoring_turn
+from games.engine.search import _Searcher, _undominated
+from games.engine.variants import EMPTY, ROOF0, SHADOW, SUN
+
+WIN = 10_000.0
+"""The value of a line that ends the game with the expert alone in first place (plus its
+lead); a shared first place is worth half, a loss its negative."""
+
+Components = dict[frozenset[Step], tuple[int, tuple[Step, ...]]]
+
+
+@dataclass(frozen=True)
+class ExpertSettings:
+    """How much the expert looks at. The defaults take about 0.5 s of one idle core."""
+
+    work: int = 40_000
+    """Placements tried per turn (the search's unit of work), over every search of the turn."""
+    width: int = 12
+    """Scoring cores of its own turned into candidates, best points first."""
+    min_width: int = 3
+    """Candidates looked at whatever the work spent."""
+    plain_first: int = 2
+    """Candidates filled up plainly looked at before the first spoiling one."""
+    spoilers: int = 2
+    """Short cores (fewer than three placements, best first) also filled up to spoil."""
+    spoil_cells: int = 4
+    """Cells of the next player's best cores tried as spoilers, best core first."""
+    deep: int = 2
+    """Candidates (the best after the next player's reply) followed to the expert's next turn."""
+    deep_share: float = 0.3
+    """Share of the work kept for following those."""
+    follow_weight: float = 0.5
+    """Weight of the expert's own best turn at the end of a line (what the candidate sets up)."""
+
+
+@dataclass
+class _Work:
+    budget: int
+    spent: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.spent >= self.budget
+
+
+class _Counted(_Searcher):
+    """The exact search on the player to move, counting its placements and optionally given its
+    components (enumerated once, reused)."""
+
+    def __init__(self, pos: Position, work: _Work, given: Components | None = None) -> None:
+        super().__init__(pos)
+        self.work = work
+        self.given = given
+
+    def try_put(self, code: int, cell: Cell) -> bool:
+        self.work.spent += 1
+        return super().try_put(code, cell)
+
+    def components(self) -> Components:
+        if self.given is None:
+            self.given = super().components()
+        return self.given
+
+
+class _Local(_Counted):
+    """A reply search after a candidate: components enumerated only from ``seeds`` (the cells
+    linked to what was placed since ``known`` were found), plus ``known`` re-scored."""
+
+    def __init__(
+        self,
+        pos: Position,
+        work: _Work,
+        known: list[tuple[int, tuple[Step, ...]]],
+        seeds: list[Cell],
+    ) -> None:
+        super().__init__(pos, work)
+        self.known = known
+        self.seeds = seeds
+
+    def components(self) -> Components:
+        if self.given is not None:
+            return self.given
+        found: Components = {}
+        pending: list[frozenset[Step]] = []
+        for cell in self.seeds:
+            if self.pos.cells[cell] != EMPTY:
+                continue
+            for code in self.codes:
+                if self.try_put(code, cell):
+                    step = (code, cell)
+                    found[frozenset((step,))] = (self.gain(), (step,))
+                    self._grow([step], found, pending, self.ends(code))
+                    self.pos._remove(cell)
+        for key in pending:
+            gain, _ = found[key]
+            order = self._legal_order(key) if gain > 0 else None
+            if order is None:
+                del found[key]
+            else:
+                found[key] = (gain, order)
+        for _gain, order in self.known:
+            key = frozenset(order)
+            if key not in found and (rescored := self.play_steps(order)) is not None:
+                found[key] = (rescored, order)
+        self.given = found
+        return found
+
+
+@dataclass
+class Line:
+    """A candidate turn, the replies that follow it and what the line is worth to the expert."""
+
+    turn: Turn
+    points: int
+    """What the candidate scores for the expert."""
+    value: float = 0.0
+    over: bool = False
+    """The game ends on the way: the value is the result."""
+    replies: list[tuple[int, int]] = field(default_factory=list)
+    """(seat, points for that seat) of each reply, in order."""
+    follow: int = 0
+    """The expert's best points on its next turn (0 when the game ended)."""
+
+
+def _margin(scores: list[int], seat: int) -> int:
+    return scores[seat - 1] - max(s for i, s in enumerate(scores, 1) if i != seat)
+
+
+def _terminal(scores: list[int], seat: int) -> float:
+    lead = _margin(scores, seat)
+    if lead > 0:
+        return WIN + lead
+    if lead == 0:
+        return WIN / 2
+    return -WIN + lead
+
+
+class Expert:
+    """One turn's search for the player to move in ``position`` (left as it was)."""
+
+    def __init__(
+        self, position: Position, rng: random.Random, settings: ExpertSettings | None = None
+    ) -> None:
+        if position.to_move is None:
+            raise ValueError("the game is over")
+        self.settings = settings or ExpertSettings()
+        self.rng = rng
+        self.pos = position.copy()
+        self.seat: int = position.to_move
+        self.work = _Work(self.settings.work)
+        self.known: dict[int, list[tuple[int, tuple[Step, ...]]]] = {}
+
+    # -- what each player can score now ------------------------------------------------------
+
+    def _components_of(self, seat: int) -> Components:
+        """``seat``'s scoring components on the root position, as if it were to move."""
+        pos = self.pos
+        saved = pos.to_move
+        pos.to_move = seat
+        try:
+            searcher = _Counted(pos, self.work)
+            with pos.tracking_only(seat):
+                comps = searcher.components()
+        finally:
+            pos.to_move = saved
+        self.known[seat] = _undominated(comps)
+        return comps
+
+    def _threat_cells(self, seat: int) -> list[Cell]:
+        """The cells of ``seat``'s best scoring cores on the root position, best first."""
+        pos = self.pos
+        saved = pos.to_move
+        pos.to_move = seat
+        try:
+            searcher = _Counted(pos, self.work, {frozenset(o): (g, o) for g, o in self.known[seat]})
+            with pos.tracking_only(seat):
+                cores = searcher.top_cores(2)
+        finally:
+            pos.to_move = saved
+        cells: list[Cell] = []
+        for _gain, core in cores:
+            cells.extend(cell for _code, cell in core if cell not in cells)
+        return cells
+
+    # -- candidates ------------------------------------------------------------------------------
+
+    def candidates(self) -> list[tuple[int, tuple[Step, ...], Turn]]:
+        """(points, core, turn) for the best cores of the expert, each filled up plainly."""
+        pos = self.pos
+        comps = self._components_of(self.seat)
+        searcher = _Counted(pos, self.work, comps)
+        with pos.tracking_only(self.seat):
+            cores = searcher.top_cores(self.settings.width)
+        result = []
+        for gain, core in cores:
+            turn = searcher.complete(core, self.rng)
+            if turn is not None:
+                result.append((gain, core, turn))
+        return result
+
+    def spoilers(self, core: tuple[Step, ...], threats: list[Cell]) -> list[Turn]:
+        """``core`` filled up with a piece on a cell of the next player's best cores."""
+        if len(core) >= 3:
+            return []
+        searcher = _Counted(self.pos, self.work)
+        roof = ROOF0 + self.seat - 1
+        turns = []
+        for cell in threats:
+            for code in (SUN, SHADOW, roof):
+                turn = searcher.complete((*core, (code, cell)), self.rng)
+                if turn is not None:
+                    turns.append(turn)
+                    break
+        return turns
+
+    # -- lines -----------------------------------------------------------------------------------
+
+    def evaluate(self, turn: Turn, *, deep: bool) -> Line | None:
+        """Play the line of ``turn`` (None if it is not a legal scoring turn) and value it:
+        with ``deep`` every other player's reply and the expert's own best after them, else the
+        next player's reply only."""
+        pos = self.pos
+        try:
+            points = pos.play(turn, check_end=False)
+        except IllegalMoveError:
+            return None
+        line = Line(turn, points[self.seat - 1])
+        try:
+            if line.points < 1:
+                return None
+            if pos.over:
+                line.value, line.over = _terminal(pos.scores, self.seat), True
+                return line
+            self._follow(line, turn, deep)
+        finally:
+            pos.undo()
+        return line
+
+    def _follow(self, line: Line, turn: Turn, deep: bool) -> None:
+        """The others' best replies (the next one's only unless ``deep``), then with ``deep``
+        the expert's own best; the value of where it leads."""
+        pos = self.pos
+        # What changed since the components were enumerated: the searches start there.
+        placed: list[Step] = [(pos.cells[p.cell], p.cell) for p in turn.placements]
+        put: list[Cell] = []
+        saved = pos.to_move
+        start = pos.worths()
+        over = False
+        try:
+            while True:
+                seat = pos.to_move
+                assert seat is not None
+                searcher = _Local(pos, self.work, self.known[seat], [])
+                searcher.seeds = sorted(searcher.linked_cells(placed))
+                with pos.tracking_only(seat):
+                    gain, cores = searcher.best_cores()
+                if seat == self.seat:
+                    line.follow = gain
+                    break
+                if gain <= 0 or not cores:
+                    if not has_scoring_turn(pos):
+                        over = True
+                        break
+                    gain, cores = 0, []
+                for code, cell in cores[0] if cores else ():
+                    if searcher.try_put(code, cell):
+                        put.append(cell)
+                        placed.append((code, cell))
+                        if searcher.ends(code):
+                            over = True
+                line.replies.append((seat, gain))
+                if over or not deep:
+                    break
+                pos.to_move = seat % pos.players + 1
+            scores = [s + w - b for s, w, b in zip(pos.scores, pos.worths(), start, strict=True)]
+            if over:
+                line.value, line.over = _terminal(scores, self.seat), True
+            else:
+                line.value = _margin(scores, self.seat) + self.settings.follow_weight * line.follow
+        finally:
+            for cell in reversed(put):
+                pos._remove(cell)
+            pos.to_move = saved
+
+    def _order(
+        self, candidates: list[tuple[int, tuple[Step, ...], Turn]]
+    ) -> list[tuple[int, Turn]]:
+        """(points, turn) in the order they are looked at: the best plainly filled ones first,
+        interleaved with the best short cores filled up to spoil the next player's best."""
+        settings = self.settings
+        following = self.seat % self.pos.players + 1
+        threats = self._threat_cells(following)[: settings.spoil_cells]
+        spoiling: list[tuple[int, Turn]] = []
+        short = [(gain, core) for gain, core, _turn in candidates if len(core) < 3]
+        for gain, core in short[: settings.spoilers]:
+            spoiling.extend((gain, turn) for turn in self.spoilers(core, threats))
+        plain = [(gain, turn) for gain, _core, turn in candidates]
+        head = settings.plain_first
+        ordered = plain[:head]
+        rest = plain[head:]
+        while spoiling or rest:
+            if spoiling:
+                ordered.append(spoiling.pop(0))
+            if rest:
+                ordered.append(rest.pop(0))
+        return ordered
+
+    def choose(self) -> Line | None:
+        """The line of the turn to play (None when the expert has no scoring turn)."""
+        settings = self.settings
+        for seat in range(1, self.pos.players + 1):
+            if seat != self.seat:
+                self._components_of(seat)
+        candidates = self.candidates()
+        if not candidates:
+            return None
+        screened: list[Line] = []
+        seen: set[str] = set()
+        reserve = settings.work * settings.deep_share
+        for _gain, turn in self._order(candidates):
+            if (
+                len(screened) >= settings.min_width
+                and self.work.spent >= self.work.budget - reserve
+            ):
+                break
+            if str(turn) in seen:
+                continue
+            seen.add(str(turn))
+            line = self.evaluate(turn, deep=False)
+            if line is not None:
+                screened.append(line)
+        if not screened:
+            return None
+        # Stable: on equal values the earlier candidate (more points now) comes first.
+        screened.sort(key=lambda line: -line.value)
+        deepened: list[Line] = []
+        for line in screened[: settings.deep]:
+            if deepened and self.work.exhausted:
+                break
+            if line.over:
+                deepened.append(line)
+                continue
+            deep = self.evaluate(line.turn, deep=True)
+            if deep is not None:
+                deepened.append(deep)
+        return max(deepened, key=lambda line: line.value) if deepened else screened[0]
+
+
+def expert_turn(
+    position: Position, rng: random.Random, settings: ExpertSettings | None = None
+) -> Turn | None:
+    """The expert's turn in ``position`` (None when it has no scoring turn); see the module."""
+    if position.to_move is None:
+        return None
+    if position.is_empty:
+        from games.engine.search import best_turn
+
+        return best_turn(position).turn
+    line = Expert(position, rng, settings).choose()
+    return line.turn if line is not None else None
