@@ -149,6 +149,32 @@ class Line:
     """(seat, points for that seat) of each reply, in order."""
     follow: int = 0
     """The expert's best points on its next turn (0 when the game ended)."""
+    deep: bool = False
+    """Followed to the expert's next turn (else to the next player's reply only)."""
+
+
+def _near_end(pos: Position) -> bool:
+    """Whether a turn may end the game: few suns, shadows or roofs of some player are left."""
+    return pos.suns <= 3 or pos.shadows <= 3 or min(pos.roofs) <= 3
+
+
+def _ending_cores(searcher: _Counted, comps: Components) -> list[tuple[int, tuple[Step, ...]]]:
+    """The scoring components whose placements use up the suns, the shadows or the mover's
+    roofs (so their last placement ends the game)."""
+    pos = searcher.pos
+    seat = searcher.seat
+    result = []
+    for gain, order in comps.values():
+        if gain <= 0:
+            continue
+        codes = [code for code, _cell in order]
+        if (
+            codes.count(SUN) >= pos.suns
+            or codes.count(SHADOW) >= pos.shadows
+            or codes.count(searcher.roof) >= pos.roofs[seat]
+        ):
+            result.append((gain, order))
+    return result
 
 
 def _margin(scores: list[int], seat: int) -> int:
@@ -220,6 +246,10 @@ class Expert:
         searcher = _Counted(pos, self.work, comps)
         with pos.tracking_only(self.seat):
             cores = searcher.top_cores(self.settings.width)
+        if _near_end(pos):
+            # Turns that end the game come first: the line of one is its result.
+            ending = sorted(_ending_cores(searcher, comps), key=lambda item: -item[0])
+            cores = ending[: self.settings.width] + cores
         result = []
         for gain, core in cores:
             turn = searcher.complete(core, self.rng)
@@ -253,7 +283,7 @@ class Expert:
             points = pos.play(turn, check_end=False)
         except IllegalMoveError:
             return None
-        line = Line(turn, points[self.seat - 1])
+        line = Line(turn, points[self.seat - 1], deep=deep)
         try:
             if line.points < 1:
                 return None
@@ -291,6 +321,12 @@ class Expert:
                         over = True
                         break
                     gain, cores = 0, []
+                if _near_end(pos):
+                    winning = self._winning_end(searcher, start)
+                    if winning is not None:
+                        gain, cells = winning
+                        put.extend(cells)
+                        cores, over = [()], True
                 for code, cell in cores[0] if cores else ():
                     if searcher.try_put(code, cell):
                         put.append(cell)
@@ -310,6 +346,31 @@ class Expert:
             for cell in reversed(put):
                 pos._remove(cell)
             pos.to_move = saved
+
+    def _winning_end(
+        self, searcher: _Counted, start: tuple[int, ...]
+    ) -> tuple[int, list[Cell]] | None:
+        """A turn ending the game with the player to move alone in first place, if the searcher's
+        components have one (that player's choice, however greedy): its points and its cells,
+        left on the board (the caller takes them back with the rest of the line)."""
+        pos = self.pos
+        seat = searcher.seat + 1
+        ending = _ending_cores(searcher, searcher.components())
+        for gain, order in sorted(ending, key=lambda item: -item[0]):
+            done: list[Cell] = []
+            for code, cell in order:
+                if not searcher.try_put(code, cell):
+                    break
+                done.append(cell)
+            if len(done) == len(order) and searcher.ends(order[-1][0]):
+                scores = [
+                    s + w - b for s, w, b in zip(pos.scores, pos.worths(), start, strict=True)
+                ]
+                if _margin(scores, seat) > 0:
+                    return gain, done
+            for cell in reversed(done):
+                pos._remove(cell)
+        return None
 
     def _order(
         self, candidates: list[tuple[int, tuple[Step, ...], Turn]]
@@ -387,3 +448,62 @@ def expert_turn(
         return best_turn(position).turn
     line = Expert(position, rng, settings).choose()
     return line.turn if line is not None else None
+
+
+@dataclass(frozen=True)
+class Review:
+    """A played turn against the expert's view: both turns' lines, valued alike."""
+
+    played: Line
+    best: Line
+    """The expert's choice (the played turn's own line when the expert would play it)."""
+    loss: float
+    """How much less the played line is worth than the expert's (0 when it is as good)."""
+    reason: str
+    """Why, as a code: ``ends_lost`` (it ends the game without first place), ``misses_win``
+    (another turn ends it in first place), ``opens_reply`` (it leaves the next player a bigger
+    turn), ``fewer_points`` (it scores less now), ``less_setup`` (it leaves its player less for
+    their next turn), ``as_good`` (no loss)."""
+    reason_points: int
+    """The points the reason is about (the reply left open, the points fewer, ...)."""
+
+
+def review(
+    position: Position,
+    turn: Turn | str,
+    rng: random.Random | None = None,
+    settings: ExpertSettings | None = None,
+) -> Review | None:
+    """The expert's view of ``turn`` played in ``position``: its line after the others' best
+    replies against the line of the turn the expert would play; None when the position is over
+    or the turn is not a legal scoring turn."""
+    if position.to_move is None or position.is_empty:
+        return None
+    turn = Turn.parse(turn) if isinstance(turn, str) else turn
+    expert = Expert(position, rng or random.Random(0), settings)
+    best = expert.choose()
+    if best is None:
+        return None
+    if not best.over and not best.deep:
+        best = expert.evaluate(best.turn, deep=True) or best
+    played = best if str(best.turn) == str(turn) else expert.evaluate(turn, deep=True)
+    if played is None:
+        return None
+    if played.value >= best.value:
+        return Review(played, played, 0.0, "as_good", 0)
+    loss = best.value - played.value
+    if played.over and played.value < WIN / 2:
+        return Review(played, best, loss, "ends_lost", played.points)
+    if best.over and best.value > WIN / 2:
+        return Review(played, best, loss, "misses_win", best.points)
+    reply_played = played.replies[0][1] if played.replies else 0
+    reply_best = best.replies[0][1] if best.replies else 0
+    causes = [
+        (reply_played - reply_best, "opens_reply", reply_played),
+        (best.points - played.points, "fewer_points", best.points - played.points),
+        (best.follow - played.follow, "less_setup", best.follow - played.follow),
+    ]
+    size, reason, points = max(causes, key=lambda cause: cause[0])
+    if size <= 0:
+        reason, points = "fewer_points", max(0, best.points - played.points)
+    return Review(played, best, loss, reason, points)
