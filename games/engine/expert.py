@@ -106,6 +106,15 @@ class _Local(_Counted):
         self.known = known
         self.seeds = seeds
 
+    def seed_from(self, placed: list[Step]) -> None:
+        """Seed the search at the first empty cells past the runs through ``placed`` (a
+        crossing's far cells are left to the re-scored components: as good, and cheaper)."""
+        crossing, self.crossing = self.crossing, False
+        try:
+            self.seeds = sorted(self.linked_cells(placed))
+        finally:
+            self.crossing = crossing
+
     def components(self) -> Components:
         if self.given is not None:
             return self.given
@@ -310,7 +319,7 @@ class Expert:
                 seat = pos.to_move
                 assert seat is not None
                 searcher = _Local(pos, self.work, self.known[seat], [])
-                searcher.seeds = sorted(searcher.linked_cells(placed))
+                searcher.seed_from(placed)
                 with pos.tracking_only(seat):
                     gain, cores = searcher.best_cores()
                 if seat == self.seat:
