@@ -63,7 +63,8 @@ def play(game: MatchGame) -> GameResult:
     pos = Position(game.players, game.variant)
     options: dict[str, Any] = dict(game.hard)
     hard = dataclasses.replace(HardSettings(), **options)
-    expert = dataclasses.replace(ExpertSettings(), **dict(game.expert))
+    tuned: dict[str, Any] = dict(game.expert)
+    expert = dataclasses.replace(ExpertSettings(), **tuned)
     think: dict[str, list[float]] = {}
     think_cpu: dict[str, list[float]] = {}
     opening_rng = random.Random(game.opening_seed)
@@ -264,7 +265,7 @@ def run(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("levels", nargs="+", choices=LEVELS, help="measured level, then others")
+    parser.add_argument("levels", nargs="*", choices=LEVELS, help="measured level, then others")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--processes", type=int, default=2)
@@ -320,10 +321,64 @@ def expert_options(pairs: Sequence[str]) -> dict[str, float]:
     return settings_options(pairs, ExpertSettings, "--expert")
 
 
+@dataclass
+class SpeedSummary:
+    positions: int
+    expert_cpu: list[float]
+    """CPU seconds of each expert turn."""
+    expert_work: list[int]
+    """Placements tried in each expert turn."""
+    best_cpu: list[float]
+    """CPU seconds of each exact best-turn search on the same positions."""
+
+    def lines(self) -> list[str]:
+        work_rate = sum(self.expert_work) / sum(self.expert_cpu)
+        return [
+            f"expert turn on {self.positions} mid-game positions: median "
+            f"{statistics.median(self.expert_cpu) * 1000:.0f} ms CPU, "
+            f"p99 {_percentile(self.expert_cpu, 0.99) * 1000:.0f} ms CPU; "
+            f"{statistics.median(self.expert_work):.0f} placements tried (median), "
+            f"{work_rate:,.0f} placements per CPU second",
+            f"exact best turn on the same: {len(self.best_cpu) / sum(self.best_cpu):.1f} positions "
+            f"per CPU second (median {statistics.median(self.best_cpu) * 1000:.0f} ms)",
+        ]
+
+
+def speed(positions: int = 30, settings: ExpertSettings | None = None) -> SpeedSummary:
+    """The expert's think time and search rate, in CPU time of this thread (a loaded machine
+    stretches the wall clock, not this), on fixed mid-game positions of 2-4 players."""
+    from games.engine.bench import midgame_positions
+    from games.engine.expert import Expert
+    from games.engine.search import best_turn
+
+    expert_cpu, expert_work, best_cpu = [], [], []
+    for index, pos in enumerate(midgame_positions(positions)):
+        start = time.thread_time()
+        expert = Expert(pos, random.Random(index), settings)
+        expert.choose()
+        expert_cpu.append(time.thread_time() - start)
+        expert_work.append(expert.work.spent)
+        start = time.thread_time()
+        best_turn(pos)
+        best_cpu.append(time.thread_time() - start)
+    return SpeedSummary(positions, expert_cpu, expert_work, best_cpu)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m games.bots_bench", description=__doc__)
     add_arguments(parser)
+    parser.add_argument(
+        "--speed",
+        action="store_true",
+        help="measure the expert's think time and search rate instead of playing a match",
+    )
     args = parser.parse_args(argv)
+    if args.speed:
+        options: dict[str, Any] = dict(expert_options(args.expert))
+        tuned = dataclasses.replace(ExpertSettings(), **options)
+        for line in speed(settings=tuned).lines():
+            print(line)
+        return
     started = time.perf_counter()
     summary = run(
         args.games,

@@ -30,6 +30,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
+        if not options["levels"]:
+            raise CommandError("name the measured level, then the others (e.g. expert hard)")
         started = time.perf_counter()
 
         def progress(done: int, total: int) -> None:
