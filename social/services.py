@@ -29,7 +29,7 @@ from games import services as game_services
 from games.models import Game, Seat
 from games.selectors import api_datetime, game_or_not_found
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
-from games.state import GameMode, GameState, GameVariant
+from games.state import BotLevel, GameMode, GameState, GameVariant
 from siesta_site import throttling
 from social import addresses, realtime
 from social.enqueue import enqueue_confirmation, enqueue_email, enqueue_matcher
@@ -120,6 +120,7 @@ def seek_payload(seek: Seek) -> SeekPayload:
         "turn_seconds": seek.turn_seconds,
         "rating_range": seek.rating_range,
         "bot_fill": seek.bot_fill,
+        "bot_level": cast(BotLevel, seek.bot_level),
         "created_at": api_datetime(seek.created_at),
         "expires_at": api_datetime(seek.expires_at),
     }
@@ -143,12 +144,15 @@ def seek_create(
     turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     rating_range: int | None = None,
     bot_fill: bool = False,
+    bot_level: str = BOT_FILL_LEVEL,
 ) -> Seek:
     """Enter the quick-pairing pool. One waiting seek per person (409 for a second one). A seek
     that allows bots counts against the bot games limit as a game with bots does (409 at it)."""
     game_services.game_settings_check(
         players=players, mode=mode, variant=variant, turn_seconds=turn_seconds
     )
+    if bot_level not in Seat.BotLevel.values:
+        raise InvalidInput(_("Unknown bot level: %(level)s.") % {"level": bot_level})
     if bot_fill:
         game_services.bot_games_limit_check(user)
     low, high = RATING_RANGES
@@ -169,6 +173,7 @@ def seek_create(
                 rating=user_rating(user.pk, mode),
                 rating_range=rating_range,
                 bot_fill=bot_fill,
+                bot_level=bot_level,
                 expires_at=now + SEEK_LIFETIME,
             )
             transaction.on_commit(_enqueue_matcher)
@@ -307,7 +312,7 @@ def _may_play_bots(seek: Seek) -> bool:
 
 def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
     takers: list[User | str] = [s.user for s in table]
-    takers += [str(BOT_FILL_LEVEL)] * bots
+    takers += [str(table[0].bot_level or BOT_FILL_LEVEL)] * bots
     random.SystemRandom().shuffle(takers)
     first = table[0]
     try:

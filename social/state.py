@@ -4,7 +4,7 @@ and the channel-layer events that carry them (as ``games.state`` for the game it
 
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
-from games.state import GameMode, GameVariant, PlainErrorFrame
+from games.state import BotLevel, GameMode, GameVariant, PlainErrorFrame
 from tournaments.state import TournamentGameState
 
 ChatRoom: TypeAlias = Literal["players", "spectators", "after", "tournament"]
@@ -49,6 +49,7 @@ class SeekPayload(TypedDict):
     turn_seconds: int
     rating_range: int | None
     bot_fill: bool
+    bot_level: BotLevel
     created_at: str
     expires_at: str
 
