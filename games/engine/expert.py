@@ -404,6 +404,11 @@ class Expert:
                 ordered.append(rest.pop(0))
         return ordered
 
+    def prepare(self) -> None:
+        """Enumerate every player's components (what ``evaluate`` needs, without choosing)."""
+        for seat in range(1, self.pos.players + 1):
+            self._components_of(seat)
+
     def choose(self) -> Line | None:
         """The line of the turn to play (None when the expert has no scoring turn)."""
         settings = self.settings
@@ -516,3 +521,70 @@ def review(
     if size <= 0:
         reason, points = "fewer_points", max(0, best.points - played.points)
     return Review(played, best, loss, reason, points)
+
+
+PUZZLE_CHECK = ExpertSettings(work=160_000, width=20, deep=4)
+"""The deeper search that checks a 'best turn' puzzle: four times the bot's work."""
+
+PUZZLE_MARGIN = 3.0
+"""How far the expert's turn must lead, after the replies, both the turn played and the turn of
+most points now, for a 'best turn' puzzle."""
+
+
+def line_value(
+    position: Position, turn: Turn | str, settings: ExpertSettings = PUZZLE_CHECK
+) -> Line | None:
+    """The line of ``turn`` followed to its player's next turn, valued as the expert values it
+    (deterministic: the same position, turn and settings give the same value)."""
+    if position.to_move is None:
+        return None
+    turn = Turn.parse(turn) if isinstance(turn, str) else turn
+    expert = Expert(position, random.Random(0), settings)
+    expert.prepare()
+    return expert.evaluate(turn, deep=True)
+
+
+@dataclass(frozen=True)
+class BestTurnPuzzle:
+    """A position where the expert's turn clearly leads both the turn played and the turn of
+    most points now, after the others' best replies (checked with the deeper search)."""
+
+    turn: Turn
+    points: int
+    """What the expert's turn scores now."""
+    value: float
+    """Its line's value (``line_value``): a solution is a turn whose line is worth as much."""
+    over_played: float
+    over_greedy: float
+
+
+def best_turn_puzzle(
+    position: Position,
+    played: Turn | str,
+    settings: ExpertSettings = PUZZLE_CHECK,
+    margin: float = PUZZLE_MARGIN,
+) -> BestTurnPuzzle | None:
+    """The 'best turn' puzzle of ``position`` (where ``played`` was played), or None when the
+    expert's choice does not lead by ``margin`` (or a line ends the game: those are the exact
+    puzzles' end-of-game theme)."""
+    if position.to_move is None or position.is_empty:
+        return None
+    from games.engine.search import best_turn
+
+    played = Turn.parse(played) if isinstance(played, str) else played
+    expert = Expert(position, random.Random(0), settings)
+    best = expert.choose()  # enumerates every player's components, as line_value does
+    greedy = best_turn(position).turn
+    if best is None or greedy is None or str(greedy) == str(best.turn):
+        return None
+    if not best.deep:
+        best = expert.evaluate(best.turn, deep=True) or best
+    lines = [best, expert.evaluate(greedy, deep=True), expert.evaluate(played, deep=True)]
+    if any(line is None or line.over for line in lines):
+        return None
+    _best, greedy_line, played_line = (line for line in lines if line is not None)
+    over_played = best.value - played_line.value
+    over_greedy = best.value - greedy_line.value
+    if min(over_played, over_greedy) < margin:
+        return None
+    return BestTurnPuzzle(best.turn, best.points, best.value, over_played, over_greedy)
