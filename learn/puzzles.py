@@ -159,13 +159,7 @@ def examine_best_turn(
     solution = str(found.turn)
     lead = min(found.over_played, found.over_greedy)
     return PuzzleCandidate(
-        ply=ply,
-        players=pos.players,
-        variant=pos.variant,
-        board=pos.board_text(),
-        to_move=seat,
-        supply=pos.supply(),
-        scores=list(pos.scores),
+        **_position_fields(pos, ply),
         best_points=found.points,
         solution=solution,
         cores=[solution],
@@ -201,13 +195,7 @@ def examine(pos: Position, ply: int, played: str, played_points: int) -> PuzzleC
     gap = best - obvious
     difficulty = 1 + (gap >= 5) + (gap >= 8) + (gap >= 12) + (smallest >= 3 and len(cores) == 1)
     return PuzzleCandidate(
-        ply=ply,
-        players=pos.players,
-        variant=pos.variant,
-        board=pos.board_text(),
-        to_move=seat,
-        supply=pos.supply(),
-        scores=list(pos.scores),
+        **_position_fields(pos, ply),
         best_points=best,
         solution=str(solution),
         cores=[str(core) for core in cores],
@@ -217,6 +205,19 @@ def examine(pos: Position, ply: int, played: str, played_points: int) -> PuzzleC
         themes=themes,
         difficulty=difficulty,
     )
+
+
+def _position_fields(pos: Position, ply: int) -> dict[str, Any]:
+    """What a puzzle stores of its position."""
+    return {
+        "ply": ply,
+        "players": pos.players,
+        "variant": pos.variant,
+        "board": pos.board_text(),
+        "to_move": pos.to_move,
+        "supply": pos.supply(),
+        "scores": list(pos.scores),
+    }
 
 
 def themes_of(pos: Position, solution: str) -> list[str]:

@@ -118,24 +118,7 @@ class _Local(_Counted):
     def components(self) -> Components:
         if self.given is not None:
             return self.given
-        found: Components = {}
-        pending: list[frozenset[Step]] = []
-        for cell in self.seeds:
-            if self.pos.cells[cell] != EMPTY:
-                continue
-            for code in self.codes:
-                if self.try_put(code, cell):
-                    step = (code, cell)
-                    found[frozenset((step,))] = (self.gain(), (step,))
-                    self._grow([step], found, pending, self.ends(code))
-                    self.pos._remove(cell)
-        for key in pending:
-            gain, _ = found[key]
-            order = self._legal_order(key) if gain > 0 else None
-            if order is None:
-                del found[key]
-            else:
-                found[key] = (gain, order)
+        found = self.components_from([c for c in self.seeds if self.pos.cells[c] == EMPTY])
         for _gain, order in self.known:
             key = frozenset(order)
             if key not in found and (rescored := self.play_steps(order)) is not None:
