@@ -265,7 +265,9 @@ def run(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("levels", nargs="*", choices=LEVELS, help="measured level, then others")
+    parser.add_argument(
+        "levels", nargs="*", help=f"measured level, then others (of {', '.join(LEVELS)})"
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--processes", type=int, default=2)
@@ -379,6 +381,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         for line in speed(settings=tuned).lines():
             print(line)
         return
+    unknown = [level for level in args.levels if level not in LEVELS]
+    if unknown or not args.levels:
+        parser.error(f"name the measured level, then the others, of {', '.join(LEVELS)}")
     started = time.perf_counter()
     summary = run(
         args.games,

@@ -11,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from games import bots_bench
+from games.bots import LEVELS
 
 
 class Command(BaseCommand):
@@ -30,8 +31,9 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
-        if not options["levels"]:
-            raise CommandError("name the measured level, then the others (e.g. expert hard)")
+        unknown = [level for level in options["levels"] if level not in LEVELS]
+        if unknown or not options["levels"]:
+            raise CommandError(f"name the measured level, then the others, of {', '.join(LEVELS)}")
         started = time.perf_counter()
 
         def progress(done: int, total: int) -> None:
