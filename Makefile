@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv venv-dev run test test-browser lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest lock
+.PHONY: venv venv-dev run test test-browser lint fmt typecheck worker worker-bots worker-analyses worker-periodic beat messages up down loadtest bench-bots lock
 
 # Installs come from the lock files (exact versions with their hashes, made from pyproject.toml's
 # ranges by `make lock`): requirements/base.txt is what serving needs, requirements/dev.txt adds
@@ -86,6 +86,14 @@ up: venv
 
 down:
 	@if [ -f var/up.pid ] && kill -0 "$$(cat var/up.pid)" 2>/dev/null; then kill -TERM "$$(cat var/up.pid)"; fi
+
+# Bots benchmark (docs/performance.md): the expert's think time and search rate, then expert
+# against hard and hard against medium (2 players, fresh seeds), one process, niced.
+BOT_GAMES ?= 100
+bench-bots: venv-dev
+	nice -n 10 $(BIN)/python -m games.bots_bench --speed
+	nice -n 10 $(BIN)/python manage.py botmatch --games $(BOT_GAMES) --processes 1 --hard wall_cap=60 expert hard
+	nice -n 10 $(BIN)/python manage.py botmatch --games $(BOT_GAMES) --processes 1 --hard wall_cap=60 hard medium
 
 # Load benchmark against a running `make up SIESTA_ECHO_WS=1` (docs/performance.md): N games over
 # WebSockets, and the echo floor (LOADTEST_ARGS=--no-floor against a stack without the echo).

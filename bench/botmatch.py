@@ -12,6 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from bench import bots_bench, run_command
+from games.bots import LEVELS
 
 
 class Command(BaseCommand):
@@ -26,10 +27,14 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             hard = bots_bench.hard_options(options["hard"])
+            expert = bots_bench.expert_options(options["expert"])
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
+        unknown = [level for level in options["levels"] if level not in LEVELS]
+        if unknown or not options["levels"]:
+            raise CommandError(f"name the measured level, then the others, of {', '.join(LEVELS)}")
         started = time.perf_counter()
 
         def progress(done: int, total: int) -> None:
@@ -44,6 +49,8 @@ class Command(BaseCommand):
             seed=options["seed"],
             variant=options["variant"],
             hard=hard,
+            expert=expert,
+            opening=options["opening"],
             progress=progress,
         )
         for line in summary.lines(options["players"]):

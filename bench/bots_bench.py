@@ -12,6 +12,7 @@ import argparse
 import dataclasses
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import time
@@ -19,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots import LEVELS, HardSettings, choose_turn, hard_turn
+from games.bots import LEVELS, HardSettings, choose_turn, easy_turn
 from games.engine import Position
+from games.engine.expert import ExpertSettings
 
 VARIANTS = ("standard", "classic")
 
@@ -34,6 +36,13 @@ class MatchGame:
     """The level of each seat (seat 1 first)."""
     hard: tuple[tuple[str, float], ...] = ()
     """Settings of the hard bot that differ from the defaults (for tuning)."""
+    expert: tuple[tuple[str, float], ...] = ()
+    """Settings of the expert bot that differ from the defaults (for tuning)."""
+    opening: int = 0
+    """Turns played first by a random scoring turn (the easy bot), whoever sits there."""
+    opening_seed: int = 0
+    """The seed of those turns: the same for the games where the measured level takes each
+    seat after the same opening."""
 
 
 @dataclass
@@ -54,13 +63,21 @@ def play(game: MatchGame) -> GameResult:
     pos = Position(game.players, game.variant)
     options: dict[str, Any] = dict(game.hard)
     hard = dataclasses.replace(HardSettings(), **options)
+    tuned: dict[str, Any] = dict(game.expert)
+    expert = dataclasses.replace(ExpertSettings(), **tuned)
     think: dict[str, list[float]] = {}
     think_cpu: dict[str, list[float]] = {}
+    opening_rng = random.Random(game.opening_seed)
+    for _ in range(game.opening):
+        opening_turn = easy_turn(pos, opening_rng)
+        if pos.over or opening_turn is None:
+            break
+        pos.play(opening_turn)
     while not pos.over:
         assert pos.to_move is not None
         level = game.levels[pos.to_move - 1]
         start, cpu_start = time.perf_counter(), time.thread_time()
-        turn = hard_turn(pos, rng, hard) if level == "hard" else choose_turn(pos, level, rng)
+        turn = choose_turn(pos, level, rng, hard, expert)
         think.setdefault(level, []).append(time.perf_counter() - start)
         think_cpu.setdefault(level, []).append(time.thread_time() - cpu_start)
         if turn is None:  # cannot happen: the game is over when no scoring turn is left
@@ -76,8 +93,12 @@ def schedule(
     seed: int = 1,
     variant: str | None = None,
     hard: dict[str, float] | None = None,
+    expert: dict[str, float] | None = None,
+    opening: int = 0,
 ) -> list[MatchGame]:
-    """The games of a match: the measured level (``levels[0]``) takes each seat in turn."""
+    """The games of a match: the measured level (``levels[0]``) takes each seat in turn, after
+    the same ``opening`` random turns (so that bots which choose alike from the same position
+    still meet in varied games, and the seat is the only difference within a round)."""
     others = list(levels[1:]) or [levels[0]]
     field_levels = [others[min(i, len(others) - 1)] for i in range(players - 1)]
     result = []
@@ -93,9 +114,26 @@ def schedule(
                 chosen_variant,
                 tuple(seats),
                 tuple(sorted((hard or {}).items())),
+                tuple(sorted((expert or {}).items())),
+                opening,
+                seed * 1_000_003 + index // players,
             )
         )
     return result
+
+
+def fresh_seed() -> int:
+    """A seed no earlier run is likely to have used (a level tuned on some seeds must show its
+    strength on others): from the operating system's randomness."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def placing(scores: Sequence[int], seat: int) -> float:
+    """``seat``'s place (1 = first); seats tied share the mean of the places they cover."""
+    mine = scores[seat - 1]
+    above = sum(1 for s in scores if s > mine)
+    level = sum(1 for s in scores if s == mine)
+    return above + (level + 1) / 2
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -107,6 +145,11 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     centre = (p + z * z / (2 * trials)) / denominator
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def _percentile(times: Sequence[float], share: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
 @dataclass
@@ -121,6 +164,12 @@ class MatchSummary:
     think_median: dict[str, float]
     think_cpu_median: dict[str, float]
     mean_margin: float
+    mean_placing: float = 0.0
+    """The measured level's mean place (1 = first; ties share)."""
+    field_placing: float = 0.0
+    """The other seats' mean place."""
+    think_cpu_p99: dict[str, float] = field(default_factory=dict)
+    seed: int = 0
 
     def lines(self, players: int) -> list[str]:
         low, high = self.interval
@@ -130,18 +179,24 @@ class MatchSummary:
             f"(95% CI {low:.1%}–{high:.1%}; fair share {1 / players:.1%}); "
             f"shared first in {self.shared}",
             f"mean score margin over the best other seat: {self.mean_margin:+.1f}",
+            f"mean placing: {self.level} {self.mean_placing:.2f}, "
+            f"the others {self.field_placing:.2f} (1 = first)",
         ]
         lines += [
             f"think time median {level}: {seconds * 1000:.0f} ms "
-            f"({self.think_cpu_median[level] * 1000:.0f} ms CPU)"
+            f"({self.think_cpu_median[level] * 1000:.0f} ms CPU, "
+            f"p99 {self.think_cpu_p99.get(level, 0.0) * 1000:.0f} ms CPU)"
             for level, seconds in sorted(self.think_median.items())
         ]
+        lines.append(f"seed {self.seed}")
         return lines
 
 
-def summarise(results: Sequence[GameResult], level: str) -> MatchSummary:
+def summarise(results: Sequence[GameResult], level: str, seed: int = 0) -> MatchSummary:
     wins = shared = 0
     margins = []
+    placings: list[float] = []
+    field_placings: list[float] = []
     think: dict[str, list[float]] = {}
     think_cpu: dict[str, list[float]] = {}
     for result in results:
@@ -152,6 +207,12 @@ def summarise(results: Sequence[GameResult], level: str) -> MatchSummary:
             shared += 1
         mine = result.scores[seat - 1]
         margins.append(mine - max(s for i, s in enumerate(result.scores, 1) if i != seat))
+        placings.append(placing(result.scores, seat))
+        field_placings.extend(
+            placing(result.scores, other)
+            for other in range(1, len(result.scores) + 1)
+            if other != seat
+        )
         for name, times in result.think.items():
             think.setdefault(name, []).extend(times)
         for name, times in result.think_cpu.items():
@@ -165,6 +226,10 @@ def summarise(results: Sequence[GameResult], level: str) -> MatchSummary:
         think_median={name: statistics.median(times) for name, times in think.items()},
         think_cpu_median={name: statistics.median(times) for name, times in think_cpu.items()},
         mean_margin=statistics.fmean(margins) if margins else 0.0,
+        mean_placing=statistics.fmean(placings) if placings else 0.0,
+        field_placing=statistics.fmean(field_placings) if field_placings else 0.0,
+        think_cpu_p99={name: _percentile(times, 0.99) for name, times in think_cpu.items()},
+        seed=seed,
     )
 
 
@@ -174,12 +239,16 @@ def run(
     levels: Sequence[str],
     *,
     processes: int = 2,
-    seed: int = 1,
+    seed: int | None = None,
     variant: str | None = None,
     hard: dict[str, float] | None = None,
+    expert: dict[str, float] | None = None,
+    opening: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> MatchSummary:
-    plan = schedule(games, players, levels, seed, variant, hard)
+    """Play the match; ``seed`` None draws a fresh one (printed with the summary)."""
+    seed = fresh_seed() if seed is None else seed
+    plan = schedule(games, players, levels, seed, variant, hard, expert, opening)
     results: list[GameResult] = []
     if processes <= 1:
         for game in plan:
@@ -192,15 +261,25 @@ def run(
                 results.append(result)
                 if progress:
                     progress(len(results), games)
-    return summarise(results, levels[0])
+    return summarise(results, levels[0], seed)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("levels", nargs="+", choices=LEVELS, help="measured level, then others")
+    parser.add_argument(
+        "levels", nargs="*", help=f"measured level, then others (of {', '.join(LEVELS)})"
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed", type=int, default=None, help="reproduce a run (default: a fresh seed)"
+    )
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=3,
+        help="turns played at random first, the same for each seat rotation (default 3)",
+    )
     parser.add_argument("--variant", choices=VARIANTS, default=None, help="default: alternate")
     parser.add_argument(
         "--hard",
@@ -209,24 +288,102 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a setting of the hard bot (games.bots.HardSettings), for tuning",
     )
+    parser.add_argument(
+        "--expert",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the expert bot (games.engine.expert.ExpertSettings), for tuning",
+    )
 
 
-def hard_options(pairs: Sequence[str]) -> dict[str, float]:
-    """``["width=6", "budget=0.4"]`` → ``{"width": 6, "budget": 0.4}`` (checked names)."""
-    known = HardSettings.__dataclass_fields__
+def settings_options(pairs: Sequence[str], settings: type[Any], flag: str) -> dict[str, float]:
+    """``["width=6", "budget=0.4"]`` → ``{"width": 6, "budget": 0.4}``, names checked against
+    the fields of ``settings`` (a dataclass); integer fields stay integers."""
+    known = settings.__dataclass_fields__
     options: dict[str, float] = {}
     for pair in pairs:
         name, _, value = pair.partition("=")
         if name not in known or not value:
-            raise ValueError(f"--hard {pair}: expected NAME=VALUE with NAME one of {sorted(known)}")
-        options[name] = int(value) if name == "width" else float(value)
+            raise ValueError(f"{flag} {pair}: expected NAME=VALUE with NAME one of {sorted(known)}")
+        try:
+            options[name] = int(value) if known[name].type == "int" else float(value)
+        except ValueError:
+            raise ValueError(f"{flag} {pair}: {value!r} is not a number") from None
     return options
+
+
+def hard_options(pairs: Sequence[str]) -> dict[str, float]:
+    """``["width=6", "budget=0.4"]`` → ``{"width": 6, "budget": 0.4}`` (checked names)."""
+    return settings_options(pairs, HardSettings, "--hard")
+
+
+def expert_options(pairs: Sequence[str]) -> dict[str, float]:
+    """``["work=40000"]`` → ``{"work": 40000}`` (checked names)."""
+    return settings_options(pairs, ExpertSettings, "--expert")
+
+
+@dataclass
+class SpeedSummary:
+    positions: int
+    expert_cpu: list[float]
+    """CPU seconds of each expert turn."""
+    expert_work: list[int]
+    """Placements tried in each expert turn."""
+    best_cpu: list[float]
+    """CPU seconds of each exact best-turn search on the same positions."""
+
+    def lines(self) -> list[str]:
+        work_rate = sum(self.expert_work) / sum(self.expert_cpu)
+        return [
+            f"expert turn on {self.positions} mid-game positions: median "
+            f"{statistics.median(self.expert_cpu) * 1000:.0f} ms CPU, "
+            f"p99 {_percentile(self.expert_cpu, 0.99) * 1000:.0f} ms CPU; "
+            f"{statistics.median(self.expert_work):.0f} placements tried (median), "
+            f"{work_rate:,.0f} placements per CPU second",
+            f"exact best turn on the same: {len(self.best_cpu) / sum(self.best_cpu):.1f} positions "
+            f"per CPU second (median {statistics.median(self.best_cpu) * 1000:.0f} ms)",
+        ]
+
+
+def speed(positions: int = 30, settings: ExpertSettings | None = None) -> SpeedSummary:
+    """The expert's think time and search rate, in CPU time of this thread (a loaded machine
+    stretches the wall clock, not this), on fixed mid-game positions of 2-4 players."""
+    from games.engine.bench import midgame_positions
+    from games.engine.expert import Expert
+    from games.engine.search import best_turn
+
+    expert_cpu, expert_work, best_cpu = [], [], []
+    for index, pos in enumerate(midgame_positions(positions)):
+        start = time.thread_time()
+        expert = Expert(pos, random.Random(index), settings)
+        expert.choose()
+        expert_cpu.append(time.thread_time() - start)
+        expert_work.append(expert.work.spent)
+        start = time.thread_time()
+        best_turn(pos)
+        best_cpu.append(time.thread_time() - start)
+    return SpeedSummary(positions, expert_cpu, expert_work, best_cpu)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots_bench", description=__doc__)
     add_arguments(parser)
+    parser.add_argument(
+        "--speed",
+        action="store_true",
+        help="measure the expert's think time and search rate instead of playing a match",
+    )
     args = parser.parse_args(argv)
+    if args.speed:
+        options: dict[str, Any] = dict(expert_options(args.expert))
+        tuned = dataclasses.replace(ExpertSettings(), **options)
+        for line in speed(settings=tuned).lines():
+            print(line)
+        return
+    unknown = [level for level in args.levels if level not in LEVELS]
+    if unknown or not args.levels:
+        parser.error(f"name the measured level, then the others, of {', '.join(LEVELS)}")
     started = time.perf_counter()
     summary = run(
         args.games,
@@ -236,6 +393,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         variant=args.variant,
         hard=hard_options(args.hard),
+        expert=expert_options(args.expert),
+        opening=args.opening,
     )
     for line in summary.lines(args.players):
         print(line)

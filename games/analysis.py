@@ -8,11 +8,18 @@ For each turn: the points the mover scored, the most any legal turn could have s
 position (exact), one turn that does, and the difference. For each player: points scored, points
 available (the sum of those maxima), the total missed, accuracy = scored ÷ available in percent
 (100 when nothing was available) and the three biggest misses.
+
+Beside that exact "most points now" answer, each turn has the expert's view (``expert``: the
+turn's lead once the others have made their best replies, the turn the expert would play
+instead, the loss against it and a short reason as a code); turns that lose at least
+``MISTAKE`` points of lead against that view, or the game, are mistakes. The expert's view is a
+search with a budget, not an exact answer: the page says which is which.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -21,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import GameRecord, best_turn
+from games.engine.expert import WIN, ExpertSettings, Line, review
 from games.models import Analysis, Game
 from games.selectors import game_get, game_or_not_found, game_record
 
@@ -28,6 +36,43 @@ logger = logging.getLogger(__name__)
 
 BIG_MISS = 3
 """Missed points from which a turn counts as a big miss (the replay page marks it)."""
+
+MISTAKE = 4
+"""Lead lost against the expert's view from which a turn counts as a mistake."""
+
+ANALYSIS_EXPERT = ExpertSettings(work=15_000)
+"""The expert's budget per turn in an analysis (about a fifth of a second): a whole game's
+look-ahead stays within a few seconds of the analyses queue."""
+
+
+def _lead(line: Line) -> float:
+    """The lead a line leads to: the margin over the best other seat (at the game's end when it
+    ends on the way), plus the share of the next turn the expert counts."""
+    if not line.over:
+        return round(line.value, 1)
+    if line.value > WIN * 0.75:
+        return round(line.value - WIN, 1)
+    if line.value < -WIN * 0.75:
+        return round(line.value + WIN, 1)
+    return 0.0
+
+
+def expert_view(position: Any, move: str, seed: int) -> dict[str, Any] | None:
+    """The expert's view of ``move`` in ``position`` (API.md, analysis ``expert``)."""
+    seen = review(position, move, random.Random(seed), ANALYSIS_EXPERT)
+    if seen is None:
+        return None
+    outcome_lost = seen.reason in ("ends_lost", "misses_win")
+    loss = round(seen.best.value - seen.played.value, 1) if not outcome_lost else None
+    return {
+        "lead": _lead(seen.played),
+        "best_move": str(seen.best.turn),
+        "best_lead": _lead(seen.best),
+        "loss": loss,
+        "reason": seen.reason,
+        "reason_points": seen.reason_points,
+        "mistake": outcome_lost or (loss is not None and loss >= MISTAKE),
+    }
 
 
 def analysis_compute(record: dict[str, Any] | GameRecord) -> dict[str, Any]:
@@ -43,6 +88,7 @@ def analysis_compute(record: dict[str, Any] | GameRecord) -> dict[str, Any]:
         if seat is None:
             raise ValueError(f"turn {index + 1} ({move}) was played after the end of the game")
         best = best_turn(position)
+        expert = expert_view(position, move, index)
         points = position.play(move)
         played = points[seat - 1]
         turns.append(
@@ -56,6 +102,7 @@ def analysis_compute(record: dict[str, Any] | GameRecord) -> dict[str, Any]:
                 # A turn is never worth more than the exact best; max() guards the invariant.
                 "missed": max(0, best.points - played),
                 "hint": index in hinted,
+                "expert": expert,
             }
         )
     return {"turns": turns, "players": _players(record.players, turns)}
@@ -79,6 +126,7 @@ def _players(players: int, turns: Sequence[dict[str, Any]]) -> list[dict[str, An
                 "missed_total": sum(t["missed"] for t in mine),
                 "accuracy": round(scored / available * 100, 1) if available else 100.0,
                 "hints": sum(1 for t in mine if t["hint"]),
+                "mistakes": sum(1 for t in mine if (t.get("expert") or {}).get("mistake")),
                 "biggest_misses": [
                     {
                         "ply": t["ply"],

@@ -5,6 +5,9 @@
 - ``hard``: looks further: the best few turns for itself, each followed by what a greedy player
   would answer, up to its own next turn; it counts what a turn hands the others and whether the
   game ends on the way (see ``hard_turn``). ``python -m bench.bots_bench`` measures it.
+- ``expert``: plans beyond its turn with a fixed amount of work, not time: many candidates (its
+  best cores, and some filled up to spoil the next player's best), each followed by every other
+  player's best reply and its own best turn after them (``games.engine.expert``).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import time
 from dataclasses import dataclass
 
 from games.engine import Position, Turn, best_turns, scoring_turns
+from games.engine.expert import ExpertSettings, expert_turn
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 WIN = 10_000
 """The value of a line that ends the game with the bot alone in first place (plus its lead)."""
@@ -26,15 +30,19 @@ def choose_turn(
     level: str,
     rng: random.Random | None = None,
     hard: HardSettings | None = None,
+    expert: ExpertSettings | None = None,
 ) -> Turn | None:
     """The turn a bot of ``level`` plays in ``position`` (None when it has no scoring turn).
 
-    The position is left as it was. ``hard`` tunes the hard level (tests, benchmarks)."""
+    The position is left as it was. ``hard`` and ``expert`` tune those levels (tests,
+    benchmarks)."""
     rng = rng or random.Random()
     if level == "easy":
         return easy_turn(position, rng)
     if level == "hard":
         return hard_turn(position, rng, hard)
+    if level == "expert":
+        return expert_turn(position, rng, expert)
     return medium_turn(position, rng)
 
 

@@ -18,6 +18,7 @@ SEAT_CHOICES = [
     (Seat.BotLevel.EASY, _("Bot (easy)")),
     (Seat.BotLevel.MEDIUM, _("Bot (medium)")),
     (Seat.BotLevel.HARD, _("Bot (hard)")),
+    (Seat.BotLevel.EXPERT, _("Bot (expert)")),
 ]
 
 OPPONENT_SEATS = (2, 3, 4)

@@ -186,6 +186,7 @@ class Seat(models.Model):
         EASY = "easy", _("easy")
         MEDIUM = "medium", _("medium")
         HARD = "hard", _("hard")
+        EXPERT = "expert", _("expert")
 
     class OutReason(models.TextChoices):
         RESIGNED = "resigned", _("resigned")

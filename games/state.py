@@ -15,7 +15,7 @@ from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 GameStatus: TypeAlias = Literal["open", "active", "finished", "cancelled"]
 GameMode: TypeAlias = Literal["ffa", "teams"]
 GameVariant: TypeAlias = Literal["standard", "classic"]
-BotLevel: TypeAlias = Literal["easy", "medium", "hard"]
+BotLevel: TypeAlias = Literal["easy", "medium", "hard", "expert"]
 OutReason: TypeAlias = Literal["resigned", "timeout", "forfeit"]
 EndReason: TypeAlias = Literal[
     # RULES.md's, then the site's own.

@@ -207,6 +207,7 @@ def seat_name(seat: Seat) -> str:
         Seat.BotLevel.EASY: _("Bot (easy)"),
         Seat.BotLevel.MEDIUM: _("Bot (medium)"),
         Seat.BotLevel.HARD: _("Bot (hard)"),
+        Seat.BotLevel.EXPERT: _("Bot (expert)"),
     }
     return bots.get(seat.bot_level, _("Waiting for a player…"))
 
@@ -250,6 +251,7 @@ def client_strings() -> dict[str, Any]:
             "easy": _("Bot (easy)"),
             "medium": _("Bot (medium)"),
             "hard": _("Bot (hard)"),
+            "expert": _("Bot (expert)"),
         },
         "empty_seat": _("Waiting for a player…"),
         "you": _("you"),

@@ -22,7 +22,22 @@ class Puzzle(models.Model):
         LAST_SUN = "last_sun", _("last sun")
         END_OF_GAME = "end_of_game", _("end of game")
 
+    class Kind(models.TextChoices):
+        MOST_POINTS = "most_points", _("most points now")
+        BEST_TURN = "best_turn", _("best turn")
+
     key = models.CharField(max_length=40, unique=True, help_text="Identifies the position.")
+    kind = models.CharField(
+        max_length=12,
+        choices=Kind.choices,
+        default=Kind.MOST_POINTS,
+        help_text="most_points: exact, the most points now; best_turn: the expert's look-ahead.",
+    )
+    solution_value = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="best_turn: the solution's line value (games.engine.expert.line_value).",
+    )
     players = models.PositiveSmallIntegerField()
     variant = models.CharField(max_length=10, choices=Game.Variant.choices)
     board = models.JSONField()

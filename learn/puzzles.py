@@ -32,6 +32,7 @@ from games.engine import (
     solution_cores,
     turn_features,
 )
+from games.engine.expert import best_turn_puzzle, line_value
 
 MIN_MISS = 4
 MIN_OVER_OBVIOUS = 2
@@ -39,6 +40,15 @@ BLOCKING_DROP = 3
 """How much less the next player can score after the solution than before it, for 'blocking'."""
 
 THEMES = ("double_siesta", "crossing", "blocking", "last_sun", "end_of_game")
+
+BEST_TURN_PER_GAME = 2
+"""'Best turn' puzzles taken from one game at most."""
+
+BEST_TURN_CHECKS = 3
+"""Mistakes of one game (the biggest losses) given the deeper check, a second or two each."""
+
+VALUE_TOLERANCE = 0.5
+"""A 'best turn' answer solves the puzzle when its line is worth the solution's less this."""
 
 
 @dataclass
@@ -61,6 +71,10 @@ class PuzzleCandidate:
     obvious_points: int
     themes: list[str] = field(default_factory=list)
     difficulty: int = 1
+    kind: str = "most_points"
+    """``most_points`` (exact: the most points now) or ``best_turn`` (the expert's look-ahead)."""
+    solution_value: float | None = None
+    """``best_turn``: the solution's line value; a turn whose line is worth as much solves it."""
 
     @property
     def key(self) -> str:
@@ -102,16 +116,61 @@ def find_puzzles(
     record = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
     position = record.start()
     found: list[PuzzleCandidate] = []
+    # The turns the expert's view marks as mistakes (losing a lead, not the game), worst first:
+    # the few most likely to make a 'best turn' puzzle get the deeper check.
+    mistakes = sorted(
+        (
+            (-(turn.get("expert") or {}).get("loss", 0.0), index)
+            for index, turn in enumerate(turns)
+            if (turn.get("expert") or {}).get("mistake")
+            and (turn.get("expert") or {}).get("loss") is not None
+        ),
+    )
+    checked = {index for _loss, index in mistakes[:BEST_TURN_CHECKS]}
+    best_turns = 0
     for index, move in enumerate(record.moves):
         if position.to_move is None or index >= len(turns):
             break
         turn = turns[index]
+        candidate = None
         if turn["best_points"] - turn["played_points"] >= MIN_MISS and not position.is_empty:
             candidate = examine(position, index, move, turn["played_points"])
-            if candidate is not None:
-                found.append(candidate)
+        if candidate is None and index in checked and best_turns < BEST_TURN_PER_GAME:
+            candidate = examine_best_turn(position, index, move, turn["played_points"])
+            best_turns += candidate is not None
+        if candidate is not None:
+            found.append(candidate)
         position.play(move)
     return found
+
+
+def examine_best_turn(
+    pos: Position, ply: int, played: str, played_points: int
+) -> PuzzleCandidate | None:
+    """The 'best turn' puzzle of ``pos``: the expert's turn leads, after the others' best
+    replies, both the turn played and the turn of most points now by ``PUZZLE_MARGIN``, checked
+    with a search four times the bot's (``best_turn_puzzle``)."""
+    seat = pos.to_move
+    if seat is None:
+        return None
+    found = best_turn_puzzle(pos, played)
+    if found is None:
+        return None
+    solution = str(found.turn)
+    lead = min(found.over_played, found.over_greedy)
+    return PuzzleCandidate(
+        **_position_fields(pos, ply),
+        best_points=found.points,
+        solution=solution,
+        cores=[solution],
+        played_move=played,
+        played_points=played_points,
+        obvious_points=single_best(pos),
+        themes=themes_of(pos, solution),
+        difficulty=2 + (lead >= 5) + (lead >= 8),
+        kind="best_turn",
+        solution_value=found.value,
+    )
 
 
 def examine(pos: Position, ply: int, played: str, played_points: int) -> PuzzleCandidate | None:
@@ -136,13 +195,7 @@ def examine(pos: Position, ply: int, played: str, played_points: int) -> PuzzleC
     gap = best - obvious
     difficulty = 1 + (gap >= 5) + (gap >= 8) + (gap >= 12) + (smallest >= 3 and len(cores) == 1)
     return PuzzleCandidate(
-        ply=ply,
-        players=pos.players,
-        variant=pos.variant,
-        board=pos.board_text(),
-        to_move=seat,
-        supply=pos.supply(),
-        scores=list(pos.scores),
+        **_position_fields(pos, ply),
         best_points=best,
         solution=str(solution),
         cores=[str(core) for core in cores],
@@ -152,6 +205,19 @@ def examine(pos: Position, ply: int, played: str, played_points: int) -> PuzzleC
         themes=themes,
         difficulty=difficulty,
     )
+
+
+def _position_fields(pos: Position, ply: int) -> dict[str, Any]:
+    """What a puzzle stores of its position."""
+    return {
+        "ply": ply,
+        "players": pos.players,
+        "variant": pos.variant,
+        "board": pos.board_text(),
+        "to_move": pos.to_move,
+        "supply": pos.supply(),
+        "scores": list(pos.scores),
+    }
 
 
 def themes_of(pos: Position, solution: str) -> list[str]:
@@ -179,6 +245,17 @@ def themes_of(pos: Position, solution: str) -> list[str]:
     if features.end is not None:
         themes.append("end_of_game")
     return themes
+
+
+def solves_best_turn(pos: Position, move: str, solution_value: float) -> tuple[int, bool]:
+    """A 'best turn' puzzle: the points ``move`` scores the mover now, and whether its line
+    (followed to the mover's next turn, as the expert values it) is worth the solution's. Raises
+    the engine's ``IllegalMoveError`` for an illegal turn."""
+    seat = pos.to_move
+    assert seat is not None
+    points = pos.check(move)[seat - 1]
+    line = line_value(pos, move)
+    return points, line is not None and line.value >= solution_value - VALUE_TOLERANCE
 
 
 def solves(pos: Position, move: str, best_points: int) -> tuple[int, bool]:

@@ -28,7 +28,7 @@ from learn.models import (
     PuzzlePlayer,
     ScannedGame,
 )
-from learn.puzzles import PuzzleCandidate, find_puzzles, solves
+from learn.puzzles import PuzzleCandidate, find_puzzles, solves, solves_best_turn
 from learn.selectors import band, games_awaiting_puzzles, pool_waiting, puzzle_position
 from siesta_site import engine_budget
 from siesta_site.errors import ApplicationError, ErrorKind
@@ -87,6 +87,8 @@ def puzzle_create(
         "played_points": candidate.played_points,
         "themes": Puzzle.themes_text(candidate.themes),
         "difficulty": candidate.difficulty,
+        "kind": candidate.kind,
+        "solution_value": candidate.solution_value,
         "rating": candidate.rating,
         "source_game_id": source_game_id,
         "source_ply": candidate.ply,
@@ -245,9 +247,13 @@ def puzzle_attempt_make(
     if budget is None and user is not None:
         budget = engine_budget.user_ident(user)
     try:
-        # A check is one turn played, not a search: it runs here, charged its CPU time.
+        # A check is one turn played (for a 'best turn' puzzle, plus its line followed to the
+        # mover's next turn, a few searches): it runs here, charged its CPU time.
         with engine_budget.spending(budget) if budget else contextlib.nullcontext():
-            points, solved = solves(pos, move, puzzle.best_points)
+            if puzzle.kind == Puzzle.Kind.BEST_TURN and puzzle.solution_value is not None:
+                points, solved = solves_best_turn(pos, move, puzzle.solution_value)
+            else:
+                points, solved = solves(pos, move, puzzle.best_points)
     except EngineError as exc:  # in the reader's language, as the game page says it
         cell = exc.cell if isinstance(exc, IllegalMoveError) else None
         raise PuzzleError(engine_error_message(exc), cell, exc.code or None) from None

@@ -236,6 +236,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         "to_move": puzzle.to_move,
         "supply": puzzle.supply,
         "scores": puzzle.scores,
+        "kind": puzzle.kind,
         "attempt_url": reverse("api-puzzle-attempt", args=[puzzle.pk]),
         "give_up_url": reverse("api-puzzle-give-up", args=[puzzle.pk]),
         # Already a result here: the page says that another is practice.

@@ -12,7 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.models import Game
+from games.models import Game, Seat
 from games.selectors import game_or_not_found
 from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
@@ -50,6 +50,11 @@ class SeekInputSerializer(_Settings):
     )
     bot_fill = StrictBooleanField(
         default=False, help_text="Bots may take the seats nobody took after 30 s."
+    )
+    bot_level = serializers.ChoiceField(
+        choices=Seat.BotLevel.choices,
+        default=Seat.BotLevel.MEDIUM,
+        help_text="The level of those bots (the oldest seek of the table decides).",
     )
 
 

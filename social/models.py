@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.models import Game
+from games.models import Game, Seat
 from tournaments.models import Tournament
 
 
@@ -37,6 +37,12 @@ class Seek(models.Model):
     )
     bot_fill = models.BooleanField(
         default=False, help_text="Bots may fill the other seats after a wait."
+    )
+    bot_level = models.CharField(
+        max_length=6,
+        choices=Seat.BotLevel.choices,
+        default=Seat.BotLevel.MEDIUM,
+        help_text="The level of the bots that fill seats (with bot_fill).",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     game = models.ForeignKey(

@@ -29,7 +29,7 @@ from games import services as game_services
 from games.game_settings import GameSettings
 from games.models import Game, Seat
 from games.selectors import api_datetime, game_or_not_found
-from games.state import GameMode, GameState, GameVariant
+from games.state import BotLevel, GameMode, GameState, GameVariant
 from ratings.elo import START_RATING
 from siesta_site import throttling
 from siesta_site.errors import (
@@ -128,6 +128,7 @@ def seek_payload(seek: Seek) -> SeekPayload:
         "turn_seconds": seek.turn_seconds,
         "rating_range": seek.rating_range,
         "bot_fill": seek.bot_fill,
+        "bot_level": cast(BotLevel, seek.bot_level),
         "created_at": api_datetime(seek.created_at),
         "expires_at": api_datetime(seek.expires_at),
     }
@@ -151,10 +152,13 @@ def seek_create(
     turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     rating_range: int | None = None,
     bot_fill: bool = False,
+    bot_level: str = BOT_FILL_LEVEL,
 ) -> Seek:
     """Enter the quick-pairing pool. One waiting seek per person (409 for a second one). A seek
     that allows bots counts against the bot games limit as a game with bots does (409 at it)."""
     GameSettings(players, mode, variant, turn_seconds).check()
+    if bot_level not in Seat.BotLevel.values:
+        raise InvalidInput(_("Unknown bot level: %(level)s.") % {"level": bot_level})
     if bot_fill:
         game_services.bot_games_limit_check(user)
     low, high = RATING_RANGES
@@ -175,6 +179,7 @@ def seek_create(
                 rating=user_rating(user.pk, mode),
                 rating_range=rating_range,
                 bot_fill=bot_fill,
+                bot_level=bot_level,
                 expires_at=now + SEEK_LIFETIME,
             )
             transaction.on_commit(_enqueue_matcher)
@@ -313,7 +318,7 @@ def _may_play_bots(seek: Seek) -> bool:
 
 def _seat_table(table: list[Seek], bots: int, now: datetime) -> int | None:
     takers: list[User | str] = [s.user for s in table]
-    takers += [str(BOT_FILL_LEVEL)] * bots
+    takers += [str(table[0].bot_level or BOT_FILL_LEVEL)] * bots
     random.SystemRandom().shuffle(takers)
     first = table[0]
     try:

@@ -6,6 +6,7 @@ from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.state import (
     AuthRequest,
+    BotLevel,
     ClientId,
     GameMode,
     GameVariant,
@@ -56,6 +57,7 @@ class SeekPayload(TypedDict):
     turn_seconds: int
     rating_range: int | None
     bot_fill: bool
+    bot_level: BotLevel
     created_at: str
     expires_at: str
 

@@ -209,9 +209,16 @@ class Searcher:
 
         Game ends are ignored while enumerating (so that a set whose ending placement links the
         others is still found) and enforced afterwards by reordering."""
+        return self.components_from(_cells_of(frontier(self.pos)))
+
+    def components_from(
+        self, cells: Sequence[Cell]
+    ) -> dict[frozenset[Step], tuple[int, tuple[Step, ...]]]:
+        """The components whose first placement is on one of ``cells`` (``components``: every
+        frontier cell; a search that knows what changed can start from fewer)."""
         found: dict[frozenset[Step], tuple[int, tuple[Step, ...]]] = {}
         pending: list[frozenset[Step]] = []
-        for cell in _cells_of(frontier(self.pos)):
+        for cell in cells:
             for code in self.codes:
                 if self.try_put(code, cell):
                     step = (code, cell)

@@ -273,6 +273,7 @@ class PuzzleApi(SiestaApi):
                 "streak": streak,
                 "source": source_links(puzzle) if shown else None,
                 "themes": theme_names(puzzle) if shown else None,
+                "kind": puzzle.kind,
             }
         )
 
@@ -355,7 +356,9 @@ class PuzzleAttemptApi(PuzzleApi):
     @extend_schema(
         tags=["puzzles"],
         summary="Try a puzzle",
-        description="Solved when the turn scores the maximum (any maximal turn counts). A wrong "
+        description="Solved when the turn scores the maximum (any maximal turn counts); for a "
+        "puzzle of kind best_turn, when its line after the others' best replies is worth the "
+        "expert's (a look-ahead search, not exact). A wrong "
         "turn says so and shows nothing of the answer: try again, or give up. Signed in, the "
         "first result on a puzzle is rated (Elo against the puzzle's rating); later ones are "
         "practice.",

@@ -5,8 +5,10 @@
  * "pending". Once done it shows, through the replay's hook (static/js/replay.js, top comment):
  *   - marks in the turn list (and dots on the score chart) for turns that missed 3+ points:
  *     "?!" from 3, "??" from 6;
- *   - for the turn that follows the board shown, what it scored against the best, and a button
- *     that draws the best turn on the board;
+ *   - for the turn that follows the board shown, what it scored against the best (exact), and a
+ *     button that draws the best turn on the board; then the expert's view (a look-ahead search:
+ *     the lead the turn leaves once the others have replied, the turn the expert would play, and
+ *     why); turns the expert counts as mistakes get a "✗" mark;
  *   - a table per player (scored, available, missed, accuracy, biggest misses);
  *   - an SVG chart per player: for each of their turns, the points available (outlined bar) and
  *     the points scored (filled bar).
@@ -90,7 +92,7 @@ function start(section) {
   }
 
   function show() {
-    setStatus(words.done);
+    setStatus(words.done + " " + words.mistakes_done);
     $("analysis-body").hidden = false;
     replay.showMarks(marks());
     renderTable();
@@ -99,18 +101,51 @@ function start(section) {
   }
 
   function marks() {
-    return analysis.turns
-      .filter((turn) => turn.missed >= BIG_MISS)
-      .map((turn) => ({
-        ply: turn.ply,
-        text: turn.missed >= HUGE_MISS ? "??" : "?!",
-        title: format(words.mark_title, {
+    const result = [];
+    for (const turn of analysis.turns) {
+      const expert = turn.expert;
+      const mistake = expert && expert.mistake ? reasonOf(expert) || words.mistake : null;
+      if (turn.missed >= BIG_MISS) {
+        const title = format(words.mark_title, {
           missed: turn.missed,
           move: turn.best_move,
           best: turn.best_points,
-        }),
-        className: turn.missed >= HUGE_MISS ? "mark-blunder" : "mark-miss",
-      }));
+        });
+        result.push({
+          ply: turn.ply,
+          text: (turn.missed >= HUGE_MISS ? "??" : "?!") + (mistake ? " ✗" : ""),
+          title: mistake ? title + " " + words.mistake + " " + mistake : title,
+          className: turn.missed >= HUGE_MISS ? "mark-blunder" : "mark-miss",
+        });
+      } else if (mistake) {
+        result.push({
+          ply: turn.ply,
+          text: "✗",
+          title: words.mistake + " " + mistake,
+          className: "mark-mistake",
+        });
+      }
+    }
+    return result;
+  }
+
+  function reasonOf(expert) {
+    if (!expert || expert.reason === "as_good") return "";
+    const template = words["reason_" + expert.reason];
+    return template ? format(template, { points: expert.reason_points }) : "";
+  }
+
+  /* The expert's view of a turn: the lead it leaves, the expert's turn, and why. */
+  function expertText(turn) {
+    const expert = turn.expert;
+    if (!expert) return "";
+    const same = expert.best_move === turn.move || expert.reason === "as_good";
+    const line = format(same ? words.expert_same : words.expert_line, {
+      lead: expert.lead,
+      move: expert.best_move,
+      best: expert.best_lead,
+    });
+    return [words.expert_label, line, same ? "" : reasonOf(expert)].filter(Boolean).join(" ");
   }
 
   /* The turn after the board shown: what it scored against the best, and the best turn. */
@@ -127,6 +162,7 @@ function start(section) {
       return;
     }
     const parts = [
+      words.exact_label,
       format(words.next, {
         ply: next.ply,
         name: seatName(next.seat),
@@ -136,6 +172,8 @@ function start(section) {
     ];
     if (next.best_move) parts.push(format(words.next_best, { move: next.best_move }));
     if (next.hint) parts.push(words.next_hint);
+    const view = expertText(next);
+    if (view) parts.push(view);
     text.textContent = parts.join(" ");
     text.classList.toggle("is-miss", next.missed >= BIG_MISS);
     button.hidden = !next.best_move;

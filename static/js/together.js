@@ -163,6 +163,7 @@ function main() {
             turn_seconds: Number(button.dataset.turn),
             rated: document.getElementById("quick-rated").checked,
             bot_fill: document.getElementById("quick-bots").checked,
+            bot_level: document.getElementById("quick-bot-level").value,
             rating_range: range ? Number(range) : null,
           });
           showSeek(created);

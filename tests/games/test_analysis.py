@@ -86,6 +86,38 @@ def test_per_player_totals_accuracy_and_biggest_misses():
     assert data["players"][1]["hints"] == 1
 
 
+def test_every_turn_has_the_experts_view_beside_the_exact_answer():
+    """The expert's view sits beside the exact "most points now" numbers and never replaces
+    them: its turn is legal there, a turn it would play itself loses nothing, and mistakes are
+    the turns that lose at least ``MISTAKE`` points of lead (or the game) against it."""
+    from games.analysis import MISTAKE
+
+    moves = _recorded_moves(2, "standard", turns=10, seed=5)
+    data = analysis_compute({"players": 2, "moves": moves})
+    expected = _expected(2, "standard", moves)
+    pos = Position(2, "standard")
+    reasons = {"opens_reply", "fewer_points", "less_setup", "ends_lost", "misses_win", "as_good"}
+    for turn, move, (_seat, played, best) in zip(data["turns"], moves, expected, strict=True):
+        assert turn["best_points"] == best  # the exact answer is unchanged
+        assert turn["played_points"] == played
+        view = turn["expert"]
+        if turn["ply"] == 1:  # the empty board: nothing to look ahead at
+            assert view is None
+        else:
+            assert pos.check(view["best_move"])[turn["seat"] - 1] >= 1
+            assert view["reason"] in reasons
+            if view["best_move"] == move or view["reason"] == "as_good":
+                assert view["loss"] in (0, 0.0, None) or view["loss"] <= 0
+            if view["loss"] is not None:
+                assert view["mistake"] == (view["loss"] >= MISTAKE)
+        pos.play(move)
+    for player in data["players"]:
+        mine = [t for t in data["turns"] if t["seat"] == player["seat"]]
+        assert player["mistakes"] == sum(1 for t in mine if t["expert"] and t["expert"]["mistake"])
+    # Random scoring turns lose lead somewhere against the expert's view.
+    assert any(t["expert"] and t["expert"]["loss"] for t in data["turns"] if t["seat"] == 2)
+
+
 def test_accuracy_is_100_when_nothing_was_available():
     data = analysis_compute({"players": 3, "moves": ["SE6 RF6 HG6"]})
     assert [p["turns"] for p in data["players"]] == [1, 0, 0]

@@ -1,5 +1,5 @@
-"""Bots: every level plays legal turns in every game shape; medium is exactly greedy; hard looks
-ahead. Pure engine tests (no database)."""
+"""Bots: every level plays legal turns in every game shape; medium is exactly greedy; hard and
+expert look ahead. Pure engine tests (no database)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ from bench import botmatch, bots_bench
 from games import bots
 from games.bots import HardSettings, choose_turn, hard_turn
 from games.engine import Position, Termination, best_turn
+from games.engine.expert import Expert, ExpertSettings, expert_turn
 
 SHAPES = [(players, variant) for players in (2, 3, 4) for variant in ("standard", "classic")]
 QUICK_HARD = HardSettings(width=3, deep=2, budget=0.1)
+QUICK_EXPERT = ExpertSettings(work=6_000, width=4)
 
 
 @functools.cache
@@ -70,12 +72,12 @@ def test_every_level_plays_legal_turns(level, players, variant):
     for pos, turns in ((Position(players, variant), 2), (_midgame(players, variant, 8), 3)):
         for _ in range(turns):
             board_before = pos.board_text()
-            turn = choose_turn(pos, level, rng, settings)
+            turn = choose_turn(pos, level, rng, settings, QUICK_EXPERT)
             assert pos.board_text() == board_before, "the bot must not change the position"
             _check_legal_and_play(pos, turn)
     end = _endgame(players, variant)
     while not end.over:
-        _check_legal_and_play(end, choose_turn(end, level, rng, settings))
+        _check_legal_and_play(end, choose_turn(end, level, rng, settings, QUICK_EXPERT))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -114,6 +116,63 @@ def test_easy_plays_scoring_turns_that_vary():
         assert pos.check(turn)[pos.to_move - 1] >= 1
         chosen.add(str(turn))
     assert len(chosen) > 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_expert_with_default_settings_plays_a_legal_turn(players):
+    pos = _midgame(players, "standard", 10)
+    _check_legal_and_play(pos, choose_turn(pos, "expert", random.Random(1)))
+
+
+def test_expert_is_deterministic_for_a_seed_and_spends_its_work_budget():
+    """Work is counted in placements tried, not time: the same seed gives the same turn and the
+    same work, whatever the machine's load; the budget is kept to within one candidate's line."""
+    pos = _midgame(2, "classic", 9)
+    settings = ExpertSettings(work=12_000)
+    first, second = Expert(pos, random.Random(4), settings), Expert(pos, random.Random(4), settings)
+    assert str(first.choose().turn) == str(second.choose().turn)
+    assert first.work.spent == second.work.spent
+    assert first.work.spent < 12_000 + 15_000
+    assert str(expert_turn(pos, random.Random(4), settings)) == str(first.choose().turn)
+
+
+def test_expert_screens_more_candidates_than_its_minimum():
+    pos = _midgame(2, "standard", 8)
+    expert = Expert(pos, random.Random(0), ExpertSettings(work=30_000, min_width=1))
+    looked: list[str] = []
+    evaluate = expert.evaluate
+
+    def counting(turn, *, deep):
+        looked.append(str(turn))
+        return evaluate(turn, deep=deep)
+
+    expert.evaluate = counting
+    line = expert.choose()
+    assert line is not None
+    assert len(set(looked)) >= 3
+    assert str(line.turn) in looked
+
+
+def test_expert_line_counts_the_reply_it_opens():
+    """A turn's line value is its lead after the next player's best reply: with a reply of its
+    own the expert's margin can only be what the exact search allows."""
+    pos = _midgame(2, "standard", 8)
+    expert = Expert(pos, random.Random(0), ExpertSettings())
+    for seat in (1, 2):
+        if seat != pos.to_move:
+            expert._components_of(seat)
+    expert._components_of(pos.to_move)
+    greedy = best_turn(pos)
+    line = expert.evaluate(greedy.turn, deep=False)
+    assert line is not None
+    assert line.points == greedy.points
+    after = pos.copy()
+    after.play(greedy.turn)
+    exact_reply = best_turn(after).points
+    ((seat, reply),) = line.replies
+    assert seat == after.to_move
+    # The local search finds replies that are legal and exact in points, never more than the best.
+    assert 0 < reply <= exact_reply
 
 
 def test_no_turn_when_the_game_is_over():
@@ -173,8 +232,49 @@ def test_the_botmatch_command_prints_win_rate_and_think_times():
     assert "easy first alone in" in text
     assert "95% CI" in text
     assert "think time median easy" in text
+    assert "mean placing" in text
+    assert "seed " in text
     with pytest.raises(CommandError):
         call_command(botmatch.Command(), "--games", "1", "easy", "--hard", "depth=3")
+    with pytest.raises(CommandError):
+        call_command(botmatch.Command(), "--games", "1", "easy", "--expert", "work=lots")
+
+
+def test_settings_options_keep_integer_fields_integers():
+    assert bots_bench.expert_options(["work=9000", "follow_weight=0.25"]) == {
+        "work": 9000,
+        "follow_weight": 0.25,
+    }
+    assert isinstance(bots_bench.expert_options(["work=9000"])["work"], int)
+    with pytest.raises(ValueError, match="--expert"):
+        bots_bench.expert_options(["depth=2"])
+
+
+def test_placing_shares_tied_places():
+    assert bots_bench.placing([10, 20, 5], 2) == 1
+    assert bots_bench.placing([10, 20, 5], 3) == 3
+    assert bots_bench.placing([20, 20, 5, 1], 1) == 1.5
+    assert bots_bench.placing([20, 20, 5, 1], 4) == 4
+
+
+def test_rotations_share_their_random_opening():
+    """The measured level meets the same opening in every seat; the next rotation gets another."""
+    plan = bots_bench.schedule(4, 2, ["expert", "hard"], seed=7, opening=3)
+    assert plan[0].opening_seed == plan[1].opening_seed != plan[2].opening_seed
+    first, second = (
+        bots_bench.play(
+            bots_bench.MatchGame(
+                g.seed, 2, g.variant, ("easy", "easy"), opening=3, opening_seed=g.opening_seed
+            )
+        )
+        for g in plan[:2]
+    )
+    assert first.turns >= 3
+    assert second.turns >= 3
+
+
+def test_fresh_seeds_differ_between_runs():
+    assert len({bots_bench.fresh_seed() for _ in range(5)}) > 1
 
 
 # A late position (seat 1 to move, 81–86 behind, one sun left) found in a hard-against-medium
@@ -210,6 +310,15 @@ def test_greedy_play_loses_the_last_sun_position():
     pos.play(reply.turn)
     assert pos.end is Termination.LAST_SUN
     assert pos.winners() == [2]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_expert_ends_the_game_when_that_wins_it(seed):
+    pos = _last_sun_position()
+    turn = expert_turn(pos, random.Random(seed))
+    assert pos.play(turn) == (7, 0)
+    assert pos.end is Termination.LAST_SUN
+    assert pos.winners() == [1]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

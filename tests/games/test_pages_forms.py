@@ -45,6 +45,15 @@ def test_service_arguments():
     }
 
 
+def test_the_expert_bot_is_offered():
+    bound = form(seat_2="expert")
+    assert bound.is_valid(), bound.errors
+    assert bound.service_arguments()["bots"][0] == BotSpec(seat=2, level="expert")
+    assert ("expert", "Bot (expert)") in [
+        (v, str(label)) for v, label in bound.fields["seat_2"].choices
+    ]
+
+
 def test_teams_need_four_players():
     bound = form(players="2", mode="teams")
     assert not bound.is_valid()

@@ -75,6 +75,21 @@ def test_several_bots_including_hard_reply_in_turn(django_capture_on_commit_call
 
 
 @pytest.mark.django_db
+def test_an_expert_bot_replies_through_the_task_and_the_api_offers_it(
+    django_capture_on_commit_callbacks,
+):
+    game = make_game(players=2, bots=[(2, "expert")])
+    assert game.seats.get(seat=2).get_bot_level_display() == "expert"
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_human_turn(game)
+    game.refresh_from_db()
+    assert (game.ply, game.to_move) == (2, 1)
+    assert game.turns.get(seat=2).by_bot
+    _assert_record_replays_to_scores(game)
+    assert selectors.game_state(game)["seats"][1]["bot"] == "expert"
+
+
+@pytest.mark.django_db
 def test_a_duplicate_bot_task_changes_nothing():
     game = make_game(players=2, bots=[(2, "medium")])
     _play_human_turn(game)  # no on-commit callbacks run: the bot's task is not enqueued here

@@ -386,3 +386,46 @@ def test_a_script_signed_in_by_token_is_rated_once_without_a_session(puzzle):
 
     assert (first["rated"], second["rated"], second["practice"]) == (True, False, True)
     assert not Session.objects.exists()
+
+
+# A position after 8 greedy turns (seed 2 of a greedy game): the turn of most points now,
+# SF5 RH7 SH8, leaves the next player more than the expert's HH7 RH8 SH9 does.
+BEST_TURN_MOVES = [
+    "SE6 RF6 HG6", "RE5 HE4 HE3", "HH6 RI6 SJ6", "RF4 SG4 HD4",
+    "RG5 RG7 SG8", "HC4 RB4 SA4", "RH4 SH3 HH5", "RE2 SE1 RI7",
+]  # fmt: skip
+BEST_TURN_PLAYED = "SF5 RH7 SH8"
+
+
+def _best_turn_position() -> Position:
+    pos = Position(2, "standard")
+    for move in BEST_TURN_MOVES:
+        pos.play(move)
+    return pos
+
+
+@pytest.mark.django_db
+def test_a_best_turn_puzzle_is_labelled_checked_deeper_and_solved_by_its_look_ahead():
+    """The second kind of puzzle: the expert's turn leads the turn played and the turn of most
+    points now after the replies, by a margin the deeper search confirms; an answer solves it
+    when its line is worth as much, whatever it scores now."""
+    from games.engine.expert import PUZZLE_MARGIN
+    from learn.puzzles import examine_best_turn
+
+    pos = _best_turn_position()
+    candidate = examine_best_turn(pos, len(BEST_TURN_MOVES), BEST_TURN_PLAYED, 0)
+    assert candidate is not None
+    assert candidate.kind == "best_turn"
+    assert candidate.solution != str(best_turn(pos).turn)
+    assert candidate.solution_value is not None
+    assert candidate.best_points == pos.check(candidate.solution)[pos.to_move - 1]
+    puzzle, _new = learn_services.puzzle_create(
+        candidate=candidate, source_record={"moves": BEST_TURN_MOVES}
+    )
+    assert puzzle.kind == Puzzle.Kind.BEST_TURN
+    solved = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=candidate.solution)
+    assert solved.solved
+    greedy = learn_services.puzzle_attempt_make(puzzle_id=puzzle.pk, move=BEST_TURN_PLAYED)
+    assert not greedy.solved
+    assert greedy.points >= solved.points  # more points now, and still not the best turn
+    assert PUZZLE_MARGIN > 0

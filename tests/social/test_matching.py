@@ -157,6 +157,16 @@ def test_bots_fill_a_seek_that_allowed_them_after_30_seconds():
     assert Game.objects.get(pk=game_id).status == Game.Status.ACTIVE
 
 
+def test_a_seek_chooses_the_level_of_its_bots_the_expert_too():
+    now = timezone.now()
+    seek = make_seek(at=now, players=2, bot_fill=True, bot_level="expert")
+    assert services.seek_payload(seek)["bot_level"] == "expert"
+    [game_id] = services.seeks_match(now=now + services.BOT_FILL_AFTER)
+    assert [bot for _s, _n, bot in seats_of(game_id) if bot] == ["expert"]
+    with pytest.raises(InvalidInput):
+        make_seek(bot_fill=True, bot_level="grandmaster")
+
+
 def test_bot_fill_keeps_the_people_who_are_there():
     now = timezone.now()
     wants_bots = make_seek(at=now - timedelta(seconds=40), players=4, bot_fill=True)
@@ -227,6 +237,9 @@ def test_api_seek_errors(api_client):
     bad = api_client.post("/api/seeks/", {"players": 9}, format="json")
     assert bad.status_code == 400
     assert "players" in bad.json()["error"]
+    bad_level = api_client.post("/api/seeks/", {"bot_level": "grandmaster"}, format="json")
+    assert bad_level.status_code == 400
+    assert "bot_level" in bad_level.json()["error"]
     seek_id = api_client.post("/api/seeks/", {}, format="json").json()["id"]
     again = api_client.post("/api/seeks/", {}, format="json")
     assert again.status_code == 409
