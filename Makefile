@@ -91,9 +91,9 @@ down:
 # against hard and hard against medium (2 players, fresh seeds), one process, niced.
 BOT_GAMES ?= 100
 bench-bots: venv-dev
-	nice -n 10 $(BIN)/python -m games.bots_bench --speed
-	nice -n 10 $(BIN)/python manage.py botmatch --games $(BOT_GAMES) --processes 1 --hard wall_cap=60 expert hard
-	nice -n 10 $(BIN)/python manage.py botmatch --games $(BOT_GAMES) --processes 1 --hard wall_cap=60 hard medium
+	nice -n 10 $(BIN)/python -m bench.bots_bench --speed
+	nice -n 10 $(BIN)/python -m bench.botmatch --games $(BOT_GAMES) --processes 1 --hard wall_cap=60 expert hard
+	nice -n 10 $(BIN)/python -m bench.botmatch --games $(BOT_GAMES) --processes 1 --hard wall_cap=60 hard medium
 
 # Load benchmark against a running `make up SIESTA_ECHO_WS=1` (docs/performance.md): N games over
 # WebSockets, and the echo floor (LOADTEST_ARGS=--no-floor against a stack without the echo).
