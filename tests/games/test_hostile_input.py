@@ -219,10 +219,17 @@ async def _exchange(socket: WebsocketCommunicator, frame: str | bytes) -> list[d
         replies.append(reply)
 
 
-async def _play_frames(game_id: int, headers: list, frames: list[str | bytes]) -> list[dict]:
+async def _play_frames(
+    game_id: int, headers: list, frames: list[str | bytes], auth: str | None = None
+) -> list[dict]:
+    """The replies to ``frames`` on a socket of the game; a script signing in sends ``auth``
+    first, as the handshake asks (docs/sockets.md): its answer, then the state."""
     socket = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers)
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
+    if auth is not None:
+        await socket.send_to(text_data=auth)
+        assert (await socket.receive_json_from(timeout=TIMEOUT))["type"] == "auth"
     assert (await socket.receive_json_from(timeout=TIMEOUT))["type"] == "state"
     replies = []
     try:
@@ -266,7 +273,7 @@ def test_websocket_frames_from_the_player_to_move(seated, no_errors_logged, fram
     auth = json.dumps({"type": "auth", "token": token.key})
     before = world(game.pk)
 
-    replies = async_to_sync(_play_frames)(game.pk, [], [auth, *frames])
+    replies = async_to_sync(_play_frames)(game.pk, [], frames, auth=auth)
 
     if not any(r["type"] == "ack" for r in replies):
         assert world(game.pk) == before
