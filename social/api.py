@@ -78,6 +78,9 @@ class SeekSerializer(serializers.Serializer[Any]):
     turn_seconds = serializers.IntegerField()
     rating_range = serializers.IntegerField(allow_null=True)
     bot_fill = serializers.BooleanField()
+    bot_level = serializers.ChoiceField(
+        choices=Seat.BotLevel.choices, help_text="The level of the bots that fill its seats."
+    )
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
 

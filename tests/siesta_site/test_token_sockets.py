@@ -55,6 +55,8 @@ async def signed_in_socket(open_socket, game: Game, key: str):  # noqa: F811
     socket = await token_socket(open_socket, f"/ws/games/{game.pk}/", key)
     auth = await socket.receive_json_from(timeout=TIMEOUT)
     assert auth["type"] == "auth", auth
+    # The handshake (docs/sockets.md): the auth's answer, then the game's first state.
+    assert (await socket.receive_json_from(timeout=TIMEOUT))["type"] == "state"
     return socket
 
 
