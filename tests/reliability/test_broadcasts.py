@@ -52,7 +52,12 @@ def test_a_watcher_on_another_process_gets_the_next_broadcast_after_a_thousand(t
         live_site(second, env, tmp_path) as other_site,
     ):
         watcher = connect(
-            f"ws://127.0.0.1:{second}/ws/tournaments/{tournament.pk}/", open_timeout=30, legacy=True
+            f"ws://127.0.0.1:{second}/ws/tournaments/{tournament.pk}/",
+            open_timeout=30,
+            legacy=True,
+            # The thousand frames wait unread until the end: an unbounded buffer keeps the client
+            # reading (and answering pings) meanwhile, however long the requests take.
+            max_queue=None,
         )
         frame = json.loads(watcher.recv(30))
         assert frame["type"] == "tournament", frame
