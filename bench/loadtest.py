@@ -36,6 +36,11 @@ from games.engine import Position, best_turn, random_turn
 STATE_TIMEOUT = 10.0
 """A move whose state has not reached the opponent by then counts as lost (the client syncs)."""
 
+DEADLINE_GRACE = STATE_TIMEOUT + 5.0
+"""Seconds after a phase's end by which every game and echo pair of it has stopped. One still open
+then (a socket that went silent, a server that stopped answering) is cut off: its moves in flight
+count as lost and the game as an error, and the client goes on (it never hangs)."""
+
 
 # -- setup (database) --------------------------------------------------------------------------
 
@@ -198,11 +203,16 @@ async def _play_game(
     result: Result,
     rng: random.Random,
     turns: int | None = None,
+    hard_deadline: float | None = None,
 ) -> None:
     """Two players of one game; each plays its scripted turns (the first ``turns`` of them, when
-    given) after ``think`` seconds."""
+    given) after ``think`` seconds. No move is made after ``deadline``; by ``hard_deadline``
+    (``time.monotonic``; default ``deadline`` + ``DEADLINE_GRACE``) the game has stopped,
+    cut off if need be."""
     sent: dict[int, float] = {}  # ply the move leads to -> when it was sent
     last_ply = len(table.moves) if turns is None else min(turns, len(table.moves))
+    if hard_deadline is None:
+        hard_deadline = deadline + DEADLINE_GRACE
 
     async def player(seat: int) -> None:
         uri = f"{base}/ws/games/{table.game_id}/"
@@ -216,6 +226,8 @@ async def _play_game(
                     if ply + 1 in sent and seat != _mover(ply):
                         sent.pop(ply + 1)
                         result.lost += 1
+                    if time.monotonic() >= deadline:
+                        return
                     await socket.send(json.dumps({"type": "sync"}))
                     continue
                 message = json.loads(raw)
@@ -240,14 +252,24 @@ async def _play_game(
                     )
 
     tasks = [asyncio.ensure_future(player(seat)) for seat in (1, 2)]
-    # The game is over for the benchmark when either player stops: its opponent stops too.
-    finished, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    for task in finished:
-        if task.exception() is not None:  # a refused or dropped connection
-            exc = task.exception()
+    finished: set[asyncio.Task[None]] = set()
+    try:
+        async with asyncio.timeout_at(hard_deadline):
+            # The game is over for the benchmark when either player stops: its opponent stops too.
+            finished, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    except TimeoutError:
+        result.lost += len(sent)
+        result.errors.append(
+            f"game {table.game_id}: still open at the deadline, {len(sent)} move(s) in flight"
+        )
+        sent.clear()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for done in finished:
+        if not done.cancelled() and done.exception() is not None:  # refused or dropped
+            exc = done.exception()
             result.errors.append(f"game {table.game_id}: {type(exc).__name__}: {exc}")
 
 
@@ -280,6 +302,7 @@ async def _echo_pair(
     uri = f"{base}/ws/echo/{room}/" + ("?commit=1" if commit else "")
     try:
         async with (
+            asyncio.timeout_at(deadline + DEADLINE_GRACE),
             websockets.connect(uri, open_timeout=60) as first,
             websockets.connect(uri, open_timeout=60) as second,
         ):
@@ -319,7 +342,13 @@ def tables_per_slot(games: int, think: float, duration: float, turns: int = 12) 
 
 
 async def run_games(
-    url: str, slots: list[list[Table]], think: float, duration: float, *, steady: bool = False
+    url: str,
+    slots: list[list[Table]],
+    think: float,
+    duration: float,
+    *,
+    steady: bool = False,
+    stagger: float = 0.0,
 ) -> Result:
     """Each slot plays its games one after the other until ``duration`` is over.
 
@@ -327,25 +356,38 @@ async def run_games(
     game's length at 0.5 s think) all the players leave their games and join new ones within a
     second. ``steady`` spreads that out as on a site whose games began at different times: each
     slot's first game stops after a random number of its turns, and moves count only after a
-    warm-up (``STEADY_WARMUP``) that covers the first joins."""
+    warm-up (``STEADY_WARMUP``) that covers the first joins. ``stagger`` spreads the first games'
+    starts evenly over that many seconds (``stagger_offsets``), as players arrive, and moves count
+    once the last has started. Every game has stopped ``DEADLINE_GRACE`` after the end."""
     result = Result("site")
     rng = random.Random(2)
-    warmup = STEADY_WARMUP if steady else 0.0
+    warmup = max(STEADY_WARMUP if steady else 0.0, stagger)
     result.started = time.perf_counter() + warmup
     deadline = time.monotonic() + warmup + duration
 
-    async def slot(tables: list[Table], first_turns: int | None) -> None:
+    async def slot(tables: list[Table], first_turns: int | None, offset: float) -> None:
+        await asyncio.sleep(offset)
         for index, table in enumerate(tables):
             if time.monotonic() >= deadline:
                 return
             turns = first_turns if index == 0 else None
             await _play_game(ws_base(url), table, think, deadline, result, rng, turns)
 
+    offsets = stagger_offsets(len(slots), stagger)
     await asyncio.gather(
-        *(slot(tables, first_game_turns(tables[0], rng) if steady else None) for tables in slots)
+        *(
+            slot(tables, first_game_turns(tables[0], rng) if steady else None, offset)
+            for tables, offset in zip(slots, offsets, strict=True)
+        )
     )
     result.elapsed = (result.last or time.perf_counter()) - result.started
     return result
+
+
+def stagger_offsets(count: int, window: float) -> list[float]:
+    """When each of ``count`` slots starts its first game, in seconds from the phase's start:
+    evenly over ``window`` (all at once when it is 0), one start every ``window / count``."""
+    return [window * index / count for index in range(count)]
 
 
 STEADY_WARMUP = 3.0
@@ -515,6 +557,75 @@ def server_cpu_ms_per_move(usage_by_role: dict[str, dict[str, float]], moves: in
     return round(1000 * server_cpu / moves, 2)
 
 
+def cpu_ms_per_move_by_part(
+    usage_by_role: dict[str, dict[str, float]], moves: int
+) -> dict[str, float]:
+    """The server's CPU per move in ms (``server_cpu_ms_per_move``) split into the web
+    processes' and PostgreSQL's; their ratio cancels most of the machine's drift between runs."""
+    web = sum(v["cpu_s"] for role, v in usage_by_role.items() if role.startswith("web"))
+    database = usage_by_role.get("postgres", {}).get("cpu_s", 0.0)
+    return {
+        "web_cpu_ms_per_move": round(1000 * web / moves, 2),
+        "postgres_cpu_ms_per_move": round(1000 * database / moves, 2),
+        "web_over_postgres": round(web / database, 2) if database else 0.0,
+    }
+
+
+# -- capacity: the most games at a human pace ---------------------------------------------------
+
+CAPACITY_P99_MS = 150.0
+"""A step passes when its p99 is at most this and nothing was lost (``step_passes``)."""
+
+
+def step_passes(summary: dict[str, Any], p99_limit_ms: float = CAPACITY_P99_MS) -> bool:
+    """Whether a capacity step held: moves were measured, none lost, no error, p99 within the
+    limit."""
+    p99 = summary.get("p99_ms")
+    return (
+        summary.get("moves", 0) > 0
+        and summary.get("lost", 0) == 0
+        and summary.get("errors", 0) == 0
+        and p99 is not None
+        and p99 <= p99_limit_ms
+    )
+
+
+def next_capacity_step(
+    outcomes: dict[int, bool], start: int, step: int, resolution: int, maximum: int
+) -> int | None:
+    """The number of games to try next, given the steps tried (games -> passed), or None when
+    the search is over: ``start``, then up by ``step`` while every step passes (up to
+    ``maximum``); after a failure, halfway between the most games that passed below it and the
+    fewest that failed, until they are at most ``resolution`` apart."""
+    if not outcomes:
+        return min(start, maximum)
+    failed = [games for games, passed in outcomes.items() if not passed]
+    if not failed:
+        higher = max(outcomes) + step
+        return higher if higher <= maximum else None
+    low, high = capacity_bounds(outcomes)
+    if high - low <= resolution:
+        return None
+    return (low + high) // 2
+
+
+def capacity_bounds(outcomes: dict[int, bool]) -> tuple[int, int]:
+    """The most games that passed below the fewest that failed (0 if none passed), and those
+    fewest (one more than the most tried when none failed). A pass above a failure (noise) does
+    not count: the capacity is what held below every failure."""
+    high = min((games for games, passed in outcomes.items() if not passed), default=None)
+    if high is None:
+        return max(outcomes, default=0), max(outcomes, default=0) + 1
+    low = max((games for games, passed in outcomes.items() if passed and games < high), default=0)
+    return low, high
+
+
+def script_pool(count: int, pool: list[list[str]]) -> list[list[str]]:
+    """``count`` scripts taken in turn from ``pool`` (scripting costs ~20 ms a game: a capacity
+    search scripts its pool once and gives each step's fresh games those moves)."""
+    return [pool[index % len(pool)] for index in range(count)]
+
+
 # -- the command -----------------------------------------------------------------------------------
 # Run it against ``make up`` with the same environment (it creates its users and games in the
 # site's database): ``make loadtest GAMES=20`` or ``python -m bench.loadtest --url
@@ -522,6 +633,7 @@ def server_cpu_ms_per_move(usage_by_role: dict[str, dict[str, float]], moves: in
 # site's and the floor's (and with ``--commit-floor`` the commit floor's) latencies
 # (p50/p90/p99/max), moves/s, lost states and errors, the ratios to the floor, CPU and RSS per
 # process of the stack, and, with ``--watchers``, how many watchers connecting at once got in.
+# ``--capacity`` searches the most games at a human pace instead (``capacity``).
 
 
 class Command(BaseCommand):
@@ -530,8 +642,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000")
         parser.add_argument("--games", type=int, default=20)
-        parser.add_argument("--think", type=float, default=0.5, help="seconds before each move")
-        parser.add_argument("--duration", type=float, default=30.0, help="seconds per phase")
+        parser.add_argument(
+            "--think",
+            type=float,
+            default=None,
+            help="seconds before each move (default 0.5; 5 with --capacity)",
+        )
+        parser.add_argument(
+            "--duration",
+            type=float,
+            default=None,
+            help="seconds measured per phase or capacity step (default 30; 60 with --capacity)",
+        )
         parser.add_argument("--watchers", type=int, default=0, help="connect this many at once")
         parser.add_argument("--no-floor", action="store_true", help="skip the echo floor")
         parser.add_argument(
@@ -544,10 +666,36 @@ class Command(BaseCommand):
             action="store_true",
             help="games begin and end at times spread out, measured after a warm-up",
         )
+        parser.add_argument(
+            "--stagger",
+            type=float,
+            default=None,
+            help="spread the games' starts over this many seconds, measured after it "
+            "(default 0; 60 with --capacity)",
+        )
+        capacity = parser.add_argument_group("capacity (--capacity)")
+        capacity.add_argument(
+            "--capacity",
+            action="store_true",
+            help="search the most games whose p99 stays within --p99-limit with nothing lost, "
+            "each step a fresh set of games (no floor)",
+        )
+        capacity.add_argument("--from-games", type=int, default=250, help="the first step")
+        capacity.add_argument("--step", type=int, default=250, help="up by this while passing")
+        capacity.add_argument(
+            "--resolution", type=int, default=50, help="stop when pass and fail are this close"
+        )
+        capacity.add_argument("--max-games", type=int, default=2000)
+        capacity.add_argument("--p99-limit", type=float, default=CAPACITY_P99_MS, help="ms")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        url, games, think = options["url"], options["games"], options["think"]
-        duration, steady = options["duration"], options["steady"]
+        if options["capacity"]:
+            self.capacity(options)
+            return
+        url, games = options["url"], options["games"]
+        think = 0.5 if options["think"] is None else options["think"]
+        duration = 30.0 if options["duration"] is None else options["duration"]
+        steady, stagger = options["steady"], options["stagger"] or 0.0
         database = str(settings.DATABASES["default"]["NAME"])
         floors = [] if options["no_floor"] else [("floor", False)]
         if options["commit_floor"]:
@@ -557,9 +705,8 @@ class Command(BaseCommand):
                 "the site does not route the echo socket: start it with `make up SIESTA_ECHO_WS=1`"
                 " (or pass --no-floor)"
             )
-        per_slot = tables_per_slot(
-            games, think, duration + (STEADY_WARMUP if steady else 0.0)
-        ) + int(steady)
+        warmup = max(STEADY_WARMUP if steady else 0.0, stagger)
+        per_slot = tables_per_slot(games, think, duration + warmup) + int(steady)
         self.stderr.write(f"scripting and creating {games} x {per_slot} games...")
         tables = create_tables(games * per_slot, script_games(games * per_slot))
         slots = [tables[i::games] for i in range(games)]
@@ -568,6 +715,7 @@ class Command(BaseCommand):
             "think_s": think,
             "duration_s": duration,
             "steady": steady,
+            "stagger_s": stagger,
         }
 
         base_dir = Path(settings.BASE_DIR)
@@ -586,13 +734,16 @@ class Command(BaseCommand):
 
         self.stderr.write("site: games...")
         site, report["processes"] = _measured(
-            base_dir, database, run_games(url, slots, think, duration, steady=steady)
+            base_dir,
+            database,
+            run_games(url, slots, think, duration, steady=steady, stagger=stagger),
         )
         report["site"] = site.summary()
         if site.moves:
             report["site"]["server_cpu_ms_per_move"] = server_cpu_ms_per_move(
                 report["processes"], site.played
             )
+            report["site"].update(cpu_ms_per_move_by_part(report["processes"], site.played))
         for key in ("floor", "commit_floor"):
             if key in report:
                 report[f"ratios_to_{key}"] = {
@@ -607,6 +758,74 @@ class Command(BaseCommand):
                 connect_watchers(url, [s[0].game_id for s in slots], options["watchers"])
             )
         self.stdout.write(json.dumps(report, indent=2))
+
+    def capacity(self, options: dict[str, Any]) -> None:
+        """Steps of fresh games on the running stack, each staggered in and then measured, until
+        the most games that hold (``step_passes``) are known to ``--resolution``
+        (``next_capacity_step``). Prints each step as it ends and one JSON object at the end."""
+        url = options["url"]
+        think = 5.0 if options["think"] is None else options["think"]
+        duration = 60.0 if options["duration"] is None else options["duration"]
+        stagger = 60.0 if options["stagger"] is None else options["stagger"]
+        limit = options["p99_limit"]
+        database = str(settings.DATABASES["default"]["NAME"])
+        base_dir = Path(settings.BASE_DIR)
+        per_slot = tables_per_slot(1, think, duration + stagger)
+        self.stderr.write("scripting the games' moves...")
+        pool = script_games(SCRIPT_POOL)
+        outcomes: dict[int, bool] = {}
+        steps: list[dict[str, Any]] = []
+        while (
+            games := next_capacity_step(
+                outcomes,
+                options["from_games"],
+                options["step"],
+                options["resolution"],
+                options["max_games"],
+            )
+        ) is not None:
+            if steps:
+                time.sleep(STEP_PAUSE)
+            self.stderr.write(f"step: {games} games x {per_slot}, creating...")
+            tables = create_tables(games * per_slot, script_pool(games * per_slot, pool))
+            slots = [tables[i::games] for i in range(games)]
+            site, usage_by_role = _measured(
+                base_dir, database, run_games(url, slots, think, duration, stagger=stagger)
+            )
+            step = {"games": games, **site.summary()}
+            del step["name"]
+            if site.played:
+                step["server_cpu_ms_per_move"] = server_cpu_ms_per_move(usage_by_role, site.played)
+                step.update(cpu_ms_per_move_by_part(usage_by_role, site.played))
+            step["load_client_cpu_pct"] = usage_by_role["load client"]["cpu_pct"]
+            step["passed"] = outcomes[games] = step_passes(step, limit)
+            steps.append(step)
+            self.stderr.write(
+                f"  {games} games: {step['moves_per_s']} moves/s, p50 {step['p50_ms']} ms, "
+                f"p99 {step['p99_ms']} ms, lost {step['lost']}, errors {step['errors']}, "
+                f"server CPU {step.get('server_cpu_ms_per_move')} ms/move: "
+                + ("passed" if step["passed"] else "failed")
+            )
+        low, high = capacity_bounds(outcomes)
+        at = next((s for s in steps if s["games"] == low), None)
+        report = {
+            "think_s": think,
+            "stagger_s": stagger,
+            "duration_s": duration,
+            "p99_limit_ms": limit,
+            "capacity_games": low,
+            "first_failing_games": high if high in outcomes else None,
+            "at_capacity": at,
+            "steps": steps,
+        }
+        self.stdout.write(json.dumps(report, indent=2))
+
+
+SCRIPT_POOL = 400
+"""Scripted games a capacity search makes once and reuses for every step's fresh games."""
+
+STEP_PAUSE = 5.0
+"""Seconds between capacity steps: the last step's sockets close before the next one starts."""
 
 
 def _measured(

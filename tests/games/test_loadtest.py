@@ -4,6 +4,9 @@ counts only what it spent since the start."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
 import subprocess
 import sys
 import time
@@ -136,3 +139,149 @@ def test_the_client_collects_no_garbage_while_it_measures():
         assert gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+# -- staggered starts, the overall deadline, the capacity search ---------------------------------
+
+
+def test_staggered_games_start_evenly_over_the_window():
+    offsets = loadtest.stagger_offsets(4, 60.0)
+    assert offsets == [0.0, 15.0, 30.0, 45.0]
+    assert loadtest.stagger_offsets(3, 0.0) == [0.0, 0.0, 0.0]  # no stagger: all at once
+    assert loadtest.stagger_offsets(0, 60.0) == []
+
+
+async def test_staggered_slots_start_their_first_game_at_their_offset(monkeypatch):
+    """Slot i's first game opens at about ``stagger * i / slots`` seconds, and moves count only
+    after the window."""
+    opened: list[float] = []
+
+    async def play(base, table, think, deadline, result, rng, turns=None):
+        opened.append(time.monotonic())
+
+    monkeypatch.setattr(loadtest, "_play_game", play)
+    slots = [[loadtest.Table(i, ("a", "b"), ["SA1"])] for i in range(3)]
+    began, began_perf = time.monotonic(), time.perf_counter()
+    result = await loadtest.run_games("http://127.0.0.1:1", slots, 0.0, 0.05, stagger=0.6)
+    delays = sorted(t - began for t in opened)
+    assert delays == pytest.approx([0.0, 0.2, 0.4], abs=0.1)
+    assert result.started - began_perf == pytest.approx(0.6, abs=0.05)  # after the window
+
+
+async def _silent_server(handler):
+    import websockets
+
+    return await websockets.serve(handler, "127.0.0.1", 0)
+
+
+async def test_a_silent_socket_cannot_hang_the_client():
+    """A server that accepts the players' sockets and never answers: the game is cut off at the
+    overall deadline and counts as an error, well before the client's 10 s state timeout."""
+
+    async def silent(socket):
+        await asyncio.sleep(3600)
+
+    server = await _silent_server(silent)
+    port = server.sockets[0].getsockname()[1]
+    result = loadtest.Result("site")
+    table = loadtest.Table(7, ("a", "b"), ["SA1", "SB2"])
+    began = time.monotonic()
+    try:
+        await loadtest._play_game(
+            f"ws://127.0.0.1:{port}",
+            table,
+            0.0,
+            began + 0.1,
+            result,
+            random.Random(1),
+            hard_deadline=began + 0.5,
+        )
+    finally:
+        server.close()
+    assert time.monotonic() - began < 5
+    assert result.errors == ["game 7: still open at the deadline, 0 move(s) in flight"]
+
+
+async def test_a_move_whose_state_never_comes_counts_as_lost_at_the_deadline():
+    """The server sends each player the opening state (seat 1 to move) and then nothing: seat 1's
+    move is in flight when the game is cut off."""
+    opening = {
+        "type": "state",
+        "game": {"ply": 0, "to_move": 1, "turns": []},
+    }
+
+    async def dead_after_opening(socket):
+        await socket.recv()  # the auth
+        await socket.send(json.dumps(opening))
+        await asyncio.sleep(3600)
+
+    server = await _silent_server(dead_after_opening)
+    port = server.sockets[0].getsockname()[1]
+    result = loadtest.Result("site")
+    table = loadtest.Table(8, ("a", "b"), ["SA1", "SB2"])
+    began = time.monotonic()
+    try:
+        await loadtest._play_game(
+            f"ws://127.0.0.1:{port}",
+            table,
+            0.0,
+            began + 5,
+            result,
+            random.Random(1),
+            hard_deadline=began + 0.5,
+        )
+    finally:
+        server.close()
+    assert time.monotonic() - began < 5
+    assert (result.lost, result.moves) == (1, 0)
+    assert result.errors == ["game 8: still open at the deadline, 1 move(s) in flight"]
+
+
+def test_a_capacity_step_passes_only_with_nothing_lost_and_p99_within_the_limit():
+    held = {"moves": 500, "lost": 0, "errors": 0, "p99_ms": 150.0}
+    assert loadtest.step_passes(held, 150.0)
+    assert not loadtest.step_passes({**held, "p99_ms": 150.1}, 150.0)
+    assert not loadtest.step_passes({**held, "lost": 1}, 150.0)
+    assert not loadtest.step_passes({**held, "errors": 1}, 150.0)
+    assert not loadtest.step_passes({**held, "moves": 0, "p99_ms": None}, 150.0)
+
+
+def _search(threshold: int, **kwargs: int) -> tuple[list[int], tuple[int, int]]:
+    """The steps a capacity search takes on a site that holds up to ``threshold`` games."""
+    settings = {"start": 250, "step": 250, "resolution": 50, "maximum": 2000} | kwargs
+    outcomes: dict[int, bool] = {}
+    tried = []
+    while (games := loadtest.next_capacity_step(outcomes, **settings)) is not None:
+        assert games not in outcomes
+        tried.append(games)
+        outcomes[games] = games <= threshold
+    return tried, loadtest.capacity_bounds(outcomes)
+
+
+def test_the_capacity_search_goes_up_by_steps_then_halves_the_gap():
+    tried, (low, high) = _search(560)
+    assert tried == [250, 500, 750, 625, 562, 531]
+    assert (low, high) == (531, 562)  # 560 lies between, to the resolution
+
+
+def test_the_capacity_search_finds_a_capacity_below_its_first_step():
+    tried, (low, high) = _search(40)
+    assert tried[0] == 250
+    assert low <= 40 < high
+    assert high - low <= 50
+
+
+def test_the_capacity_search_stops_at_its_maximum():
+    tried, (low, _high) = _search(10_000, maximum=1000)
+    assert tried == [250, 500, 750, 1000]
+    assert low == 1000
+
+
+def test_a_pass_above_a_failure_does_not_raise_the_capacity():
+    """Noise: a step above one that failed held; the capacity is what held below the failure."""
+    assert loadtest.capacity_bounds({250: True, 500: False, 600: True}) == (250, 500)
+
+
+def test_each_step_reuses_the_scripted_moves_in_turn():
+    pool = [["SA1"], ["SB2"], ["SC3"]]
+    assert loadtest.script_pool(5, pool) == [["SA1"], ["SB2"], ["SC3"], ["SA1"], ["SB2"]]
