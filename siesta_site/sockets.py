@@ -68,6 +68,16 @@ _connections_per_address: Counter[str] = Counter()
 """Open sockets of this process by client address (one event loop: no lock needed)."""
 
 
+def is_closed_connection_error(exc: BaseException) -> bool:
+    """Whether the server's ``send`` refused a frame because the connection is closed. The ASGI
+    spec asks servers for a subclass of ``OSError`` (uvicorn's ``ClientDisconnected``); Daphne
+    raises autobahn's ``Disconnected`` ("Attempt to send on a closed protocol"), a
+    ``RuntimeError``, known here by its name: the site imports no server package."""
+    return isinstance(exc, OSError) or (
+        isinstance(exc, RuntimeError) and type(exc).__name__ == "Disconnected"
+    )
+
+
 def user_sockets_group(user_id: int) -> str:
     """The group of every open socket signed in as the user (any kind, any process)."""
     return f"sockets.user.{user_id}"
@@ -183,6 +193,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         self.connecting = False
         self.accepted = False
         self.closed = False
+        self.gone = False
+        """The server refused a frame: the connection is closed (``_send_unless_gone``)."""
         self.layer_down = False
         self.gate_groups: set[str] = set()
         self.credential: tuple[str, str] | None = None
@@ -196,6 +208,26 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         self._opening_sent: asyncio.Event | None = None
 
     # -- the gate around Channels' handlers -------------------------------------------------------
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self._server_send = send
+        await super().__call__(scope, receive, self._send_unless_gone)
+
+    async def _send_unless_gone(self, message: Any) -> None:
+        """The server's ``send``, for a socket that may be gone: a frame for a connection the
+        server has already closed (a state that raced the client's close) is dropped, and so is
+        every later one, where the server's error crashed the consumer (a traceback in the log,
+        and ``websocket_disconnect`` never ran: the address's count and the groups leaked). The
+        server's disconnect follows as usual."""
+        if self.gone:
+            return
+        try:
+            await self._server_send(message)
+        except Exception as exc:
+            if not is_closed_connection_error(exc):
+                raise
+            self.gone = True
+            logger.debug("%s: a frame after the connection closed: %s", self.channel_name, exc)
 
     async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
         self.connecting = True

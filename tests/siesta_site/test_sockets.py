@@ -363,3 +363,57 @@ def test_autobahn_refuses_1013_and_sends_the_codes_of_the_gate():
         protocol.sendClose(code=1013)
     for code in (sockets.CLOSE_TRY_AGAIN, sockets.CLOSE_SIGNED_OUT, sockets.CLOSE_TOO_MANY):
         protocol.sendClose(code=code)
+
+
+# -- a frame after the connection closed -----------------------------------------------------------
+
+
+def closing_server(address: str, state: dict[str, bool]) -> Any:
+    """The application behind a server that, once ``state["closed"]``, refuses every frame as
+    Daphne does for a connection already closed (autobahn's ``Disconnected``: "Attempt to send on
+    a closed protocol"), until its disconnect reaches the application."""
+    from autobahn.exception import Disconnected
+
+    site = from_address(address)
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        async def server_send(message: dict[str, Any]) -> None:
+            if state["closed"]:
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        return await site(scope, receive, server_send)
+
+    return app
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_frame_for_a_closed_connection_is_dropped_and_the_socket_still_cleans_up(
+    kind, paths, layer, caplog
+):
+    """Issue 28: at the end of every load phase, states raced the players' closes and Daphne's
+    "Attempt to send on a closed protocol" crashed their consumers (a traceback each), which then
+    never released their address's count or left their groups."""
+    caplog.set_level(logging.WARNING)
+    address = "203.0.113.28"
+    state = {"closed": False}
+    socket = WebsocketCommunicator(closing_server(address, state), paths[kind], [HOST, SAME_ORIGIN])
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_json_from(timeout=TIMEOUT)  # the opening frame
+    assert sockets._connections_per_address[address] == 1
+    state["closed"] = True  # the client's close is in; its disconnect is not yet
+    await socket.send_json_to({"type": "nonsense"})  # answered with an error frame: refused
+    await socket.send_json_to({"type": "nonsense"})
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect(timeout=TIMEOUT)  # raised the consumer's crash, if it had crashed
+    assert address not in sockets._connections_per_address
+    no_errors_logged(caplog)
+
+
+def test_only_the_servers_closed_connection_errors_are_taken_for_a_closed_socket():
+    from autobahn.exception import Disconnected
+
+    assert sockets.is_closed_connection_error(Disconnected("Attempt to send on a closed protocol"))
+    assert sockets.is_closed_connection_error(ConnectionResetError())  # an OSError, as ASGI asks
+    assert not sockets.is_closed_connection_error(RuntimeError("something else"))
+    assert not sockets.is_closed_connection_error(ValueError("Socket has not been accepted"))
