@@ -689,6 +689,7 @@ class Command(BaseCommand):
         capacity.add_argument("--p99-limit", type=float, default=CAPACITY_P99_MS, help="ms")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        raise_open_files_limit()
         if options["capacity"]:
             self.capacity(options)
             return
@@ -819,6 +820,16 @@ class Command(BaseCommand):
             "steps": steps,
         }
         self.stdout.write(json.dumps(report, indent=2))
+
+
+def raise_open_files_limit() -> None:
+    """This client holds two sockets per game: its soft limit on open files goes to the hard one
+    (1,024, a common default, would stop it near 500 games)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 SCRIPT_POOL = 400

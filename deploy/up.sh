@@ -28,6 +28,13 @@ export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"
 export PYTHONUNBUFFERED=1
 
 mkdir -p var/nginx/tmp
+# Open files: every socket is a descriptor, in nginx (two per proxied socket: its own limit is set in
+# deploy/nginx.conf.template) and in the web process holding it. A soft limit of 1,024, common by
+# default, would cap each web process near a thousand sockets: raise it to the hard limit.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 8192 ]; then
+  echo "up: at most $(ulimit -n) open files per process: each web process holds fewer sockets" >&2
+fi
 if [ -z "${DJANGO_SECRET_KEY:-}" ]; then
   [ -s var/secret_key ] || python3 -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key
   DJANGO_SECRET_KEY="$(cat var/secret_key)"

@@ -66,6 +66,24 @@ def _routing(conf: str) -> list[str]:
     ]
 
 
+@pytest.mark.parametrize("conf", ["nginx.conf.template", "nginx.compose.conf"])
+def test_nginx_has_descriptors_for_the_sockets_it_admits(conf):
+    """Issue 28: 4,096 connections per worker capped the stack near 2,000 sockets (each proxied
+    socket holds two). The worker admits 8,000 and may open a descriptor for each connection."""
+    text = (ROOT / "deploy" / conf).read_text()
+    connections = int(re.search(r"worker_connections (\d+);", text).group(1))
+    descriptors = int(re.search(r"worker_rlimit_nofile (\d+);", text).group(1))
+    assert connections // 2 >= 8000
+    assert descriptors >= connections
+
+
+def test_make_up_raises_the_open_files_limit_of_its_processes():
+    """The web processes hold one descriptor per socket: a soft limit of 1,024 would cap each."""
+    script = (ROOT / "deploy" / "up.sh").read_text()
+    raised = script.index('ulimit -n "$(ulimit -Hn)"')
+    assert raised < script.index("exec .venv/bin/honcho")
+
+
 def test_compose_nginx_routes_as_make_up_nginx():
     template = (ROOT / "deploy" / "nginx.conf.template").read_text()
     assert _routing((ROOT / "deploy" / "nginx.compose.conf").read_text()) == _routing(template)
