@@ -34,7 +34,8 @@ from bench import run_command
 from games.engine import Position, best_turn, random_turn
 
 STATE_TIMEOUT = 10.0
-"""A move whose state has not reached the opponent by then counts as lost (the client syncs)."""
+"""A move whose state has not reached the opponent this long after it was sent counts as lost (the
+client syncs)."""
 
 DEADLINE_GRACE = STATE_TIMEOUT + 5.0
 """Seconds after a phase's end by which every game and echo pair of it has stopped. One still open
@@ -220,10 +221,17 @@ async def _play_game(
             await socket.send(json.dumps({"type": "auth", "token": table.tokens[seat - 1]}))
             ply = -1
             while True:
+                awaited = sent.get(ply + 1) if seat != _mover(ply) else None
+                wait = STATE_TIMEOUT
+                if awaited is not None:  # the opponent's move is out: late STATE_TIMEOUT after it
+                    wait = max(0.0, awaited + STATE_TIMEOUT - time.perf_counter())
                 try:
-                    raw = await asyncio.wait_for(socket.recv(), STATE_TIMEOUT)
+                    raw = await asyncio.wait_for(socket.recv(), wait)
                 except TimeoutError:
-                    if ply + 1 in sent and seat != _mover(ply):
+                    awaited = sent.get(ply + 1) if seat != _mover(ply) else None
+                    if awaited is not None:
+                        if time.perf_counter() - awaited < STATE_TIMEOUT:
+                            continue  # sent while this player waited: not late yet
                         sent.pop(ply + 1)
                         result.lost += 1
                     if time.monotonic() >= deadline:

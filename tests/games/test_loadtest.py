@@ -285,3 +285,49 @@ def test_a_pass_above_a_failure_does_not_raise_the_capacity():
 def test_each_step_reuses_the_scripted_moves_in_turn():
     pool = [["SA1"], ["SB2"], ["SC3"]]
     assert loadtest.script_pool(5, pool) == [["SA1"], ["SB2"], ["SC3"], ["SA1"], ["SB2"]]
+
+
+async def test_a_move_is_late_counting_from_when_it_was_sent(monkeypatch):
+    """At 5 s per turn the opponent waits for a move from its last state, not from the move: a
+    move is lost only ``STATE_TIMEOUT`` after it was sent (here 0.4 s; it is sent after 0.25 s
+    of thought and its state comes 0.3 s later)."""
+    monkeypatch.setattr(loadtest, "STATE_TIMEOUT", 0.4)
+    players: list = []
+    both = asyncio.Event()
+
+    def state(ply: int) -> str:
+        turns = [{"seat": 1}] if ply else []
+        return json.dumps(
+            {"type": "state", "game": {"ply": ply, "to_move": 1 + ply % 2, "turns": turns}}
+        )
+
+    async def server(socket):
+        await socket.recv()  # the auth
+        players.append(socket)
+        if len(players) == 2:
+            both.set()
+        await both.wait()
+        await socket.send(state(0))
+        async for frame in socket:
+            if json.loads(frame)["type"] == "move":
+                await asyncio.sleep(0.3)
+                for player in players:
+                    await player.send(state(1))
+
+    listening = await _silent_server(server)
+    port = listening.sockets[0].getsockname()[1]
+    result = loadtest.Result("site")
+    began = time.monotonic()
+    try:
+        await loadtest._play_game(
+            f"ws://127.0.0.1:{port}",
+            loadtest.Table(9, ("a", "b"), ["SA1"]),
+            0.25,
+            began + 10,
+            result,
+            random.Random(1),
+        )
+    finally:
+        listening.close()
+    assert (result.lost, result.moves, result.errors) == (0, 1, [])
+    assert 0.3 <= result.latencies[0] < 0.4
