@@ -34,6 +34,11 @@ def test_the_bots_box_and_a_challenge_to_the_expert(pages, player, screenshot, w
     expect(box.locator('tr[data-level="easy"] td').nth(1)).to_have_text("–")
     # The players' table does not rank the bots.
     expect(page.locator("table.leaderboard")).not_to_contain_text("Bot (")
+    box.locator("table").scroll_into_view_if_needed()
+    screenshot(page, f"leaderboard-bots-table-{width}")
+    table = box.locator("table").bounding_box()
+    assert table is not None
+    assert table["x"] + table["width"] <= viewport["width"], "the bots' table fits the screen"
 
     box.get_by_text("Challenge a bot").click()
     expect(box.get_by_label("Bot", exact=True)).to_have_value("expert")
