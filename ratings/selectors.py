@@ -10,15 +10,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import Coalesce, Rank
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, Rank, Round
 
 from games.engine import GameOutcome, SeatResult
 from games.models import Game, Seat
 from games.selectors import game_list, game_state
 from games.state import GameState, SeatRating
 from ratings import elo
-from ratings.models import Pool, Rating, RatingChange, Reason
+from ratings.models import BotResult, Pool, Rating, RatingChange, Reason
 
 LEADERBOARD_PAGE_SIZE = 25
 
@@ -135,6 +135,64 @@ def leaderboard_position(
         higher + board.filter(rating=mine.rating, user__username__lt=user.get_username()).count()
     )
     return LeaderboardPosition(rank=higher + 1, page=ahead // page_size + 1, rating=mine)
+
+
+# -- bots ----------------------------------------------------------------------------------------
+# Bots have no rating and change nobody's (RULES.md, "Hints, ratings"). Each level shows its
+# performance against people instead (``elo.performance``), beside the leaderboard, never in it.
+
+BOT_PERFORMANCE_MIN_GAMES = 10
+"""A bot level's performance is shown once it has finished this many games against people."""
+
+
+@dataclass(frozen=True)
+class BotPerformance:
+    """How a bot level has fared against people in one pool."""
+
+    level: str
+    games: int
+    """Finished games (not aborted) with at least one person."""
+    duels: int
+    """Results against people: one per bot and person in free-for-all, one per bot against the
+    other team in teams."""
+    score: float
+    """The sum of those results (win 1, draw ½, loss 0)."""
+    performance: float | None
+    """The Elo performance; None before ``BOT_PERFORMANCE_MIN_GAMES`` games."""
+
+
+def bot_performances(*, pool: str) -> list[BotPerformance]:
+    """Every bot level's performance against people in ``pool``, weakest level first. The
+    opponents' ratings are taken to the whole point, so the work is bounded by the spread of
+    ratings, not by the number of games: two grouped queries."""
+    rows = BotResult.objects.filter(pool=pool).order_by()
+    totals: dict[str, dict[str, Any]] = {
+        row["level"]: dict(row)
+        for row in rows.values("level").annotate(
+            games=Count("rated_game", distinct=True), duels=Count("pk"), scored=Sum("score")
+        )
+    }
+    groups: dict[str, list[tuple[float, int, float]]] = {}
+    for row in rows.values("level", rating=Round("opponent_rating")).annotate(
+        duels=Count("pk"), scored=Sum("score")
+    ):
+        groups.setdefault(row["level"], []).append((row["rating"], row["duels"], row["scored"]))
+    performances = []
+    for level in Seat.BotLevel.values:
+        total = totals.get(level, {})
+        games = total.get("games", 0)
+        performances.append(
+            BotPerformance(
+                level=level,
+                games=games,
+                duels=total.get("duels", 0),
+                score=total.get("scored") or 0.0,
+                performance=elo.performance(groups[level])
+                if games >= BOT_PERFORMANCE_MIN_GAMES
+                else None,
+            )
+        )
+    return performances
 
 
 def user_get(*, username: str) -> User:

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.models import Seat
 from ratings import elo, selectors
 from ratings.models import Pool
 
 HISTORY_PAGE_SIZE = 50
+
+BOT_NAMES: dict[str, Any] = {
+    Seat.BotLevel.EASY: gettext_lazy("Bot (easy)"),
+    Seat.BotLevel.MEDIUM: gettext_lazy("Bot (medium)"),
+    Seat.BotLevel.HARD: gettext_lazy("Bot (hard)"),
+    Seat.BotLevel.EXPERT: gettext_lazy("Bot (expert)"),
+}
 
 
 @require_GET
@@ -42,6 +53,16 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "mine_on_page": mine is not None and mine.page == page.number,
             "min_games": selectors.leaderboard_min_games(),
             "provisional_games": elo.PROVISIONAL_GAMES,
+            "bots": [
+                {
+                    "level": bot.level,
+                    "name": BOT_NAMES[bot.level],
+                    "performance": bot.performance,
+                    "games": bot.games,
+                }
+                for bot in selectors.bot_performances(pool=pool)
+            ],
+            "bot_min_games": selectors.BOT_PERFORMANCE_MIN_GAMES,
         },
     )
 

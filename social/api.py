@@ -12,8 +12,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.api.serializers import GameSerializer
 from games.models import Game, Seat
-from games.selectors import game_or_not_found
+from games.selectors import game_or_not_found, game_state
 from siesta_site import throttling
 from siesta_site.api.base import SiestaApi, signed_in_user
 from siesta_site.api.errors import error_responses
@@ -27,14 +28,17 @@ from social.state import ChallengeStatus, NotificationKind, SeekStatus
 NEEDS_USER = {"e401": "No credentials, or a bad token.", "e403": "A session sent no CSRF token."}
 
 
-class _Settings(serializers.Serializer[Any]):
+class _GameSettings(serializers.Serializer[Any]):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.STANDARD)
-    rated = StrictBooleanField(default=True)
     turn_seconds = serializers.IntegerField(
         min_value=Game.MIN_TURN_SECONDS,
         max_value=Game.MAX_TURN_SECONDS,
         default=Game.DEFAULT_TURN_SECONDS,
     )
+
+
+class _Settings(_GameSettings):
+    rated = StrictBooleanField(default=True)
 
 
 @extend_schema_serializer(component_name="SeekInput")
@@ -259,6 +263,43 @@ class ChallengeListCreateApi(SiestaApi):
             challenger=signed_in_user(request), **data.validated_data
         )
         return Response(services.challenge_payload(challenge), status=status.HTTP_201_CREATED)
+
+
+@extend_schema_serializer(component_name="BotChallengeInput")
+class BotChallengeInputSerializer(_GameSettings):
+    level = serializers.ChoiceField(
+        choices=Seat.BotLevel.choices, default=Seat.BotLevel.EXPERT, help_text="Which bot."
+    )
+
+
+class BotChallengeApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+    write_scope = PLAY
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Challenge a bot: the game starts at once",
+        description="Bots always accept, so there is no challenge to wait on: the two-player "
+        "game starts at once, seats drawn at random, and the answer is the game. It is casual "
+        "(bots have no rating and change nobody's); it counts towards the bot level's "
+        "performance against people (`GET /api/ratings/bots/`).",
+        request=BotChallengeInputSerializer,
+        responses={
+            201: GameSerializer,
+            **error_responses(
+                e400="Invalid settings or bot level.",
+                e409="The caller already plays as many unfinished games with bots as allowed.",
+            ),
+            **error_responses(**NEEDS_USER),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = BotChallengeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        # No challenge throttle: nobody is bothered, and each person's limit of unfinished games
+        # with bots (SIESTA_MAX_BOT_GAMES) bounds it as it bounds POST /api/games/ with bots.
+        game = services.challenge_bot(challenger=signed_in_user(request), **data.validated_data)
+        return Response(game_state(game), status=status.HTTP_201_CREATED)
 
 
 class ChallengeDetailApi(SiestaApi):

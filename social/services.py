@@ -695,6 +695,31 @@ def challenge_create(
     return challenge
 
 
+def challenge_bot(
+    *,
+    challenger: User,
+    level: str,
+    variant: str = Game.Variant.STANDARD,
+    turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
+) -> Game:
+    """Challenge a bot to a two-player game: nobody has to answer (bots always accept), so the
+    game starts at once, seats drawn at random as for any challenge. Casual: bots have no rating
+    and change nobody's (RULES.md, "Hints, ratings"); the game counts towards the bot level's
+    performance against people (``ratings.selectors.bot_performances``)."""
+    GameSettings(2, Game.Mode.FFA, variant, turn_seconds).check()
+    if level not in Seat.BotLevel.values:
+        raise InvalidInput(_("Unknown bot level %(level)s.") % {"level": level})
+    takers: list[User | str] = [challenger, level]
+    random.SystemRandom().shuffle(takers)
+    return game_services.game_create_seated(
+        users=takers,
+        variant=variant,
+        rated=False,
+        turn_seconds=turn_seconds,
+        created_by=challenger,
+    )
+
+
 def _lock_challenge(challenge_id: int, user: User, *, side: str) -> Challenge:
     """The pending challenge, locked, if ``user`` is its ``challenger`` or ``challenged``."""
     challenge = (

@@ -1,5 +1,6 @@
 """Pages of playing together: notices, their preferences, the unsubscribe link, and the
-challenge forms of a profile (without JavaScript; the scripts use the API)."""
+challenge forms of a profile and of the leaderboard's bots (without JavaScript; the scripts use
+the API)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from social.emails import (
     unsubscribe_expired,
     unsubscribe_user_id,
 )
-from social.forms import ChallengeForm, PreferencesForm
+from social.forms import BotChallengeForm, ChallengeForm, PreferencesForm
 
 
 def _user(request: HttpRequest) -> Any:
@@ -163,6 +164,23 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     else:
         messages.success(request, _("Challenge sent to %(name)s.") % {"name": username})
     return redirect("profile", username)
+
+
+@login_required
+@require_POST
+def challenge_bot(request: HttpRequest) -> HttpResponse:
+    """The leaderboard's "Challenge a bot": the game starts at once, and the page goes to it."""
+    form = BotChallengeForm(request.POST)
+    back = redirect("leaderboard")
+    if not form.is_valid():
+        messages.error(request, _("Choose the settings of the challenge."))
+        return back
+    try:
+        game = services.challenge_bot(challenger=_user(request), **form.cleaned_data)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return back
+    return redirect("game", game_id=game.pk)
 
 
 @login_required

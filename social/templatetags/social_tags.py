@@ -103,6 +103,19 @@ def challenge_box(context: dict[str, Any], player: Any) -> dict[str, Any]:
     }
 
 
+@register.inclusion_tag("social/_bot_challenge.html", takes_context=True)
+def bot_challenge_box(context: dict[str, Any]) -> dict[str, Any]:
+    """ "Challenge a bot" (the expert first) beside the bots' performances on the leaderboard:
+    the game starts at once."""
+    from social.forms import BotChallengeForm
+
+    return {
+        "user": context["user"],
+        "form": BotChallengeForm(),
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
 @register.simple_tag
 def online_count() -> int:
     return presence.online_count()
