@@ -12,7 +12,8 @@ from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games import rows
-from games.engine import GameOutcome, GameRecord, Position, SeatResult
+from games.engine import GameOutcome, Position, SeatResult
+from games.engine.record import GameRecord
 from games.errors import GameNotFound, NotFound
 from games.models import Game, Seat, Turn, turn_time_label
 from games.state import (

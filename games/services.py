@@ -32,8 +32,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import realtime, rows
-from games.engine import EngineError, IllegalMoveError, Position, best_turn
+from games.engine import EngineError, IllegalMoveError, Position
 from games.engine import Turn as EngineTurn
+from games.engine.search import best_turn
 from games.engine_messages import engine_error_message
 from games.enqueue import enqueue_analysis, enqueue_bot_move
 from games.errors import (

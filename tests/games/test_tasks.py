@@ -14,7 +14,8 @@ from django.db import connections
 from django.utils import timezone
 
 from games import selectors, services, tasks
-from games.engine import GameRecord, best_turn, replay
+from games.engine.record import GameRecord, replay
+from games.engine.search import best_turn
 from games.models import Analysis, Game, Seat, Turn
 from tests.games.factories import make_game
 

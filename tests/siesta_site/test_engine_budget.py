@@ -10,7 +10,7 @@ import uuid
 import pytest
 from django.conf import settings as django_settings
 
-from games.engine import GameRecord
+from games.engine.record import GameRecord
 from learn import board
 from siesta_site import engine_budget
 from siesta_site.engine_budget import Budget, EngineBudgetSpent, EngineUnavailable

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, NotAllowed
 from siesta_site.errors import ErrorKind
