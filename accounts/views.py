@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import selectors, services
 from accounts.forms import PersonalTokenForm
 from siesta_site import throttling
-from social.services import email_is_confirmed
+from social.services.preferences import email_is_confirmed
 
 NEW_TOKEN_KEY = "accounts_new_token"
 """Where the secret of a token just created waits for the page after the redirect (once)."""

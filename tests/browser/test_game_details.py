@@ -102,7 +102,7 @@ def test_the_start_button_names_the_bots(pages, player):
 
 
 def _confirmed_address(user, address: str) -> None:
-    from social.services import preferences_update
+    from social.services.preferences import preferences_update
 
     user.email = address
     user.save(update_fields=["email"])
