@@ -74,6 +74,12 @@ class GameSettings:
         return self
 
 
+def player_counts(mode: str) -> tuple[int, ...]:
+    """The numbers of players a game of ``mode`` may have: the lobby's form offers each mode
+    with these (``data-players`` on its option), so the page never decides it itself."""
+    return tuple(n for n in PLAYER_COUNTS if GameSettings(n, mode).teams_seated)
+
+
 def team_players_message() -> str:
     """Why a team game with another number of players is refused (services and forms)."""
     return _("Team games need 4 players.")
