@@ -333,6 +333,14 @@ def player_or_not_found(username: str) -> User:
     return player
 
 
+def bot_label(level: str | None) -> str | None:
+    """A bot level in the reader's language ("hard"), the level itself if unknown, None for a
+    person."""
+    if not level:
+        return None
+    return str(Seat.BotLevel(level).label) if level in Seat.BotLevel.values else level
+
+
 def game_record(game: Game) -> dict[str, Any]:
     """The game record of RULES.md, with ``hints`` (0-based turn indexes) and ``teams``."""
     seats = game_seats(game)
