@@ -26,9 +26,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import PersonalTokenForm
+from core import throttling
 from ratings import elo
 from ratings import selectors as rating_selectors
-from siesta_site import throttling
 from social.services.preferences import email_is_confirmed
 
 NEW_TOKEN_KEY = "accounts_new_token"

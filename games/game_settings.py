@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from core.errors import InvalidInput
 from games.models import Game
-from siesta_site.errors import InvalidInput
 
 PLAYER_COUNTS = (2, 3, 4)
 """How many players a game may have."""

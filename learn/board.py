@@ -14,10 +14,10 @@ import binascii
 import json
 from typing import Any
 
+from core import safejson
 from games.engine import EngineError, IllegalMoveError, Position, SetupError, Turn
 from games.engine.record import GameRecord, replay
 from games.engine.study import check_setup, top_turns, turn_reach
-from siesta_site import safejson
 
 MAX_TOP = 10
 MAX_MOVES = 200

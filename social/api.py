@@ -12,14 +12,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import throttling
+from core.api.base import SiestaApi, signed_in_user
+from core.api.errors import error_responses
+from core.api.fields import StrictBooleanField
+from core.credentials import PLAY
+from core.throttling import SeekThrottle
 from games.models import Game, Seat
 from games.selectors import game_or_not_found
-from siesta_site import throttling
-from siesta_site.api.base import SiestaApi, signed_in_user
-from siesta_site.api.errors import error_responses
-from siesta_site.api.fields import StrictBooleanField
-from siesta_site.credentials import PLAY
-from siesta_site.throttling import SeekThrottle
 from social import presence
 from social.services.challenges import (
     challenge_accept,

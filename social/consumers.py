@@ -17,6 +17,8 @@ from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.errors import ServiceError
+from core.sockets import GuardedJsonConsumer
 from games.consumers import (
     GameConsumer,
     Message,
@@ -25,8 +27,6 @@ from games.consumers import (
     _string_field,
 )
 from games.state import GameState
-from siesta_site.errors import ServiceError
-from siesta_site.sockets import GuardedJsonConsumer
 from social import presence, realtime
 from social.services.challenges import challenge_payload, challenges_open
 from social.services.chat import (
@@ -317,7 +317,7 @@ def _welcome(user: User | None) -> WelcomeFrame:
 
 class LobbyConsumer(GuardedJsonConsumer):
     """One open page of a person (or an anonymous visitor, who only gets the online count).
-    Frames pass the gate's limits (``siesta_site.sockets``) first."""
+    Frames pass the gate's limits (``core.sockets``) first."""
 
     user: User | None
 

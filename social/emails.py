@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from siesta_site import throttling
+from core import throttling
 from social.addresses import absolute, address_confirmed
 from social.models import Notification
 

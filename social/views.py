@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from siesta_site import throttling
-from siesta_site.errors import ServiceError
+from core import throttling
+from core.errors import ServiceError
 from social.emails import (
     unsubscribe_confirm_token,
     unsubscribe_confirmed_user_id,

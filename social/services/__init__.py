@@ -9,6 +9,6 @@
 
 Each service is one transaction; pushes (to a person's pages or a game's watchers) and e-mails go
 out on commit. Refusals raise the shared domain errors (``InvalidInput``, ``NotAllowed``,
-``NotFound``, ``Conflict``: ``siesta_site.errors``), so the API and the sockets answer them as
+``NotFound``, ``Conflict``: ``core.errors``), so the API and the sockets answer them as
 they answer game errors. Callers import a service from its module; the package exports nothing.
 """

@@ -15,12 +15,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from games import services as game_services
 from games.game_settings import GameSettings
 from games.models import Game
 from games.selectors import api_datetime
 from games.state import GameVariant
-from siesta_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
 from social.models import Challenge, Notification
 from social.services.notices import notify

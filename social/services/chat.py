@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from games.models import Game, Seat
 from games.selectors import api_datetime, game_or_not_found
-from siesta_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from social import realtime
 from social.models import ChatMessage
 from social.state import ChatLine, ChatMessageEvent, ChatRemovedEvent, ChatRoom

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from siesta_site import throttling
-from siesta_site.errors import NotFound
+from core import throttling
+from core.errors import NotFound
 from social import addresses
 from social.enqueue import enqueue_confirmation
 from social.models import Preferences

@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import Conflict, NotAllowed
 from games import services as game_services
 from games.models import Game, Seat
 from games.selectors import game_or_not_found
-from siesta_site.errors import Conflict, NotAllowed
 from social import realtime
 from social.models import Rematch, RematchRequest
 from social.state import GameRematchEvent, RematchOfferEvent, RematchStatus

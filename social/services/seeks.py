@@ -2,7 +2,7 @@
 (bots fill a table for seeks that allow them, after a wait), and a seek is cancelled or expires.
 
 Each service is one transaction; pushes go out on commit. Refusals raise the shared domain errors
-(``siesta_site.errors``), so the API and the sockets answer them as they answer game errors.
+(``core.errors``), so the API and the sockets answer them as they answer game errors.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import Conflict, InvalidInput, LimitReached, NotFound, ServiceError
 from games import services as game_services
 from games.game_settings import GameSettings
 from games.models import Game, Seat
 from games.selectors import api_datetime
 from games.state import BotLevel, GameMode, GameVariant
 from ratings.elo import START_RATING
-from siesta_site.errors import Conflict, InvalidInput, LimitReached, NotFound, ServiceError
 from social import realtime
 from social.enqueue import enqueue_matcher
 from social.models import Seek

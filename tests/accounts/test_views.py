@@ -128,7 +128,7 @@ def test_password_resets_are_throttled_per_address_asked_for_and_per_client(
 ):
     from django.core import mail
 
-    from siesta_site.throttling import Rate
+    from core.throttling import Rate
     from social.services.preferences import preferences_update
 
     per_address = Rate.parse(real_throttles["password_reset_address"])

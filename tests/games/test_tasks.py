@@ -1,6 +1,6 @@
 """Bot turns and analyses through the Celery task path (eager here; a real worker in
 test_worker_integration.py). The in-process mode used without a broker:
-tests/siesta_site/test_inprocess.py."""
+tests/core/test_inprocess.py."""
 
 from __future__ import annotations
 

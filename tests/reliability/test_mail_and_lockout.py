@@ -9,7 +9,7 @@ from django.core import mail
 from django.test import Client
 from rest_framework.test import APIClient
 
-from siesta_site.throttling import Rate
+from core.throttling import Rate
 from social.models import Challenge
 from social.services.preferences import preferences_update
 from tests.factories import PASSWORD, UserFactory

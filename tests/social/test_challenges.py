@@ -182,7 +182,7 @@ def test_challenges_are_throttled_per_challenger_with_429_and_no_mail(db, real_t
     is refused (429, the API's error body, Retry-After) and makes no notice and no mail."""
     from django.core import mail
 
-    from siesta_site.throttling import Rate
+    from core.throttling import Rate
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     limit = Rate.parse(real_throttles["challenge"])

@@ -122,7 +122,7 @@ def test_an_expired_or_forged_link_is_refused(client, settings, django_capture_o
 def test_sending_the_link_again_is_throttled(
     client, real_throttles, django_capture_on_commit_callbacks
 ):
-    from siesta_site.throttling import Rate
+    from core.throttling import Rate
 
     limit = Rate.parse(real_throttles["email_confirm"])
     assert limit is not None

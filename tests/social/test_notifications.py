@@ -286,7 +286,7 @@ def test_no_notice_is_mailed_to_an_unconfirmed_address(django_capture_on_commit_
 def test_mails_to_one_address_are_capped_per_hour(
     real_throttles, django_capture_on_commit_callbacks
 ):
-    from siesta_site.throttling import Rate
+    from core.throttling import Rate
 
     limit = Rate.parse(real_throttles["mail_address"])
     assert limit is not None

@@ -1,4 +1,4 @@
-"""The in-process task runner and beat (``siesta_site.inprocess``), used without a broker:
+"""The in-process task runner and beat (``core.inprocess``), used without a broker:
 enqueued tasks run in a thread pool per queue, the beat schedule in a daemon thread that the first
 request starts; tests run tasks synchronously. Exercised with the games app's real tasks."""
 
@@ -12,9 +12,9 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
+from core import inprocess
 from games import enqueue, tasks
 from games.models import Game, Seat
-from siesta_site import inprocess
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn
 from tests.siesta_site.helpers import in_a_fresh_process
