@@ -14,12 +14,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.base import SiestaApi
+from core.api.pagination import PageNumberPagination
+from core.api.serializers import ErrorSerializer
 from games.models import Seat
 from ratings import selectors
 from ratings.models import Pool, Rating, Reason, Result
-from siesta_site.api.base import SiestaApi
-from siesta_site.api.pagination import PageNumberPagination
-from siesta_site.api.serializers import ErrorSerializer
 
 
 class RatingField(serializers.FloatField):

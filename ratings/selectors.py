@@ -13,10 +13,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Coalesce, Rank, Round
 
-from games.engine import GameOutcome, SeatResult
 from games.models import Game, Seat
-from games.selectors import game_list, game_state
-from games.state import GameState, SeatRating
+from games.selectors import bot_label
+from games.state import SeatRating
 from ratings import elo
 from ratings.models import BotResult, Pool, Rating, RatingChange, Reason
 
@@ -215,12 +214,6 @@ def rating_history(*, user: User, pool: str | None = None) -> QuerySet[RatingCha
     return rows.order_by("at", "game_id")
 
 
-def _bot_label(level: str | None) -> str | None:
-    if not level:
-        return None
-    return str(Seat.BotLevel(level).label) if level in Seat.BotLevel.values else level
-
-
 def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
     """The other seats of the game of ``change``: username or bot level, team, score."""
     return [
@@ -228,7 +221,7 @@ def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
             "seat": p["seat"],
             "username": p.get("username"),
             "bot": p.get("bot"),
-            "bot_label": _bot_label(p.get("bot")),
+            "bot_label": bot_label(p.get("bot")),
             "team": p.get("team"),
             "teammate": bool(change.team and p.get("team") == change.team),
             "score": p.get("score"),
@@ -236,56 +229,6 @@ def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
         for p in change.rated_game.participants
         if p["seat"] != change.seat
     ]
-
-
-@dataclass(frozen=True)
-class RecentGame:
-    """One of a player's games as the profile lists it (from the public game shape)."""
-
-    id: int
-    status: str
-    mode: str
-    created_at: datetime
-    seats: list[dict[str, Any]]
-    my_seat: int | None
-    my_score: int | None
-    outcome: str | None
-    """For a finished game: "win", "draw" (a shared win) or "loss"; else None."""
-
-
-def _outcome(state: GameState, seat: int | None) -> str | None:
-    """The seat's verdict in a finished game, from the public shape's seats."""
-    if state["result"] is None or seat is None:
-        return None
-    outcome = GameOutcome(
-        tuple(
-            SeatResult(seat=s["seat"], score=s["score"], out=s["resigned"], team=s["team"])
-            for s in state["seats"]
-        )
-    )
-    return outcome.verdict(seat).value
-
-
-def user_recent_games(*, username: str, limit: int = 20) -> list[RecentGame]:
-    """``username``'s most recent games, any status."""
-    games = []
-    for game in game_list(player=username)[:limit]:
-        state = game_state(game)
-        mine = next((s for s in state["seats"] if s["username"] == username), None)
-        seat = mine["seat"] if mine else None
-        games.append(
-            RecentGame(
-                id=state["id"],
-                status=state["status"],
-                mode=state["mode"],
-                created_at=game.created_at,
-                seats=[{**s, "bot_label": _bot_label(s["bot"])} for s in state["seats"]],
-                my_seat=seat,
-                my_score=mine["score"] if mine else None,
-                outcome=_outcome(state, seat),
-            )
-        )
-    return games
 
 
 # -- chart -----------------------------------------------------------------------------------------
