@@ -1,6 +1,6 @@
 """Accounts for scripts and bots (API.md, Auth): register, trade a password for a token, log out;
 the personal access tokens of bots and tools (create, list, revoke); ``GET /api/me/``.
-Sign-ins and registrations are throttled (siesta_site/throttling.py)."""
+Sign-ins and registrations are throttled (core/throttling.py)."""
 
 from __future__ import annotations
 
@@ -27,13 +27,13 @@ from accounts.services import (
     user_token_issue,
     user_token_revoke,
 )
+from core import throttling
+from core.api.base import SiestaApi, signed_in_user
+from core.api.errors import error_responses
+from core.api.serializers import ErrorSerializer
+from core.credentials import ANY_SCOPE, SCOPES, TokenGrant
 from ratings.api import StandingSerializer
 from ratings.selectors import user_standings
-from siesta_site import throttling
-from siesta_site.api.base import SiestaApi, signed_in_user
-from siesta_site.api.errors import error_responses
-from siesta_site.api.serializers import ErrorSerializer
-from siesta_site.credentials import ANY_SCOPE, SCOPES, TokenGrant
 
 User = get_user_model()
 

@@ -21,14 +21,14 @@ class AccountsConfig(AppConfig):
             revoke_tokens_on_password_change,
         )
         from accounts.services import personal_token_grant
-        from siesta_site.credentials import personal_tokens_provide
-        from siesta_site.throttling import record_logged_in, record_login_failure
+        from core.credentials import personal_tokens_provide
+        from core.throttling import record_logged_in, record_login_failure
 
-        # How the API and the sockets check a personal access token (siesta_site/credentials.py).
+        # How the API and the sockets check a personal access token (core/credentials.py).
         personal_tokens_provide(personal_token_grant)
 
         # Failed sign-ins (login form, API token, anything calling authenticate()) are counted per
-        # username and address, delaying that pair (siesta_site/throttling.py); a sign-in ends
+        # username and address, delaying that pair (core/throttling.py); a sign-in ends
         # the pair's delay and makes its address known.
         user_login_failed.connect(record_login_failure, dispatch_uid="siesta-login-failures")
         user_logged_in.connect(record_logged_in, dispatch_uid="siesta-login-known")
@@ -38,5 +38,5 @@ class AccountsConfig(AppConfig):
         post_save.connect(
             revoke_tokens_on_password_change, sender=user_model, dispatch_uid="siesta-pw-revoke"
         )
-        # A logout closes the sockets of that session (siesta_site/sockets.py).
+        # A logout closes the sockets of that session (core/sockets.py).
         user_logged_out.connect(close_sockets_on_logout, dispatch_uid="siesta-logout-sockets")

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import PersonalAccessToken
-from siesta_site.credentials import PLAY, READ, TOURNAMENTS
+from core.credentials import PLAY, READ, TOURNAMENTS
 
 SCOPE_CHOICES = [
     (READ, _("read: look at games, ratings and tournaments (GET only)")),

@@ -1,7 +1,7 @@
 """Personal access tokens: one per bot or tool, each with its own scopes and expiry.
 
 The account's API token of API.md (DRF's ``Token``) stays as it was: every scope, no expiry. A
-personal token is stored as the SHA-256 of its secret (``siesta_site.credentials.secret_digest``);
+personal token is stored as the SHA-256 of its secret (``core.credentials.secret_digest``);
 the secret itself is shown once, when it is created.
 """
 
@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from siesta_site.credentials import SCOPES
+from core.credentials import SCOPES
 
 
 class PersonalAccessToken(models.Model):
@@ -30,7 +30,7 @@ class PersonalAccessToken(models.Model):
     shown = models.CharField(max_length=24)
     """The key's first characters, to tell tokens apart in the list (``siesta_pat_AbCd``)."""
     scopes = models.JSONField(default=list)
-    """A subset of ``siesta_site.credentials.SCOPES``, in that order."""
+    """A subset of ``core.credentials.SCOPES``, in that order."""
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)

@@ -10,7 +10,7 @@ from django.contrib.auth.hashers import check_password
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from siesta_site.sockets import close_user_sockets
+from core.sockets import close_user_sockets
 
 
 def note_password_change(sender: Any, instance: Any, update_fields: Any = None, **_: Any) -> None:

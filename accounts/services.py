@@ -19,15 +19,15 @@ from django.utils.translation import gettext_lazy
 from rest_framework.authtoken.models import Token
 
 from accounts.models import PersonalAccessToken
-from siesta_site.credentials import (
+from core.credentials import (
     PERSONAL_TOKEN_PREFIX,
     SCOPES,
     TokenGrant,
     TokenRefused,
     secret_digest,
 )
-from siesta_site.errors import ApplicationError, ErrorKind
-from siesta_site.sockets import close_user_sockets
+from core.errors import ApplicationError, ErrorKind
+from core.sockets import close_user_sockets
 
 User = get_user_model()
 
@@ -140,7 +140,7 @@ def personal_token_revoke(*, user: AbstractBaseUser, token_id: int) -> None:
 
 
 def personal_token_grant(key: str) -> TokenGrant:
-    """What ``key`` grants (``siesta_site.credentials``), or ``TokenRefused`` saying why not.
+    """What ``key`` grants (``core.credentials``), or ``TokenRefused`` saying why not.
     Notes when the token was last used (at most once a minute: one small UPDATE)."""
     token = (
         PersonalAccessToken.objects.select_related("user").filter(digest=secret_digest(key)).first()

@@ -1,6 +1,6 @@
 """Pages of accounts: registration and the sign-in forms (throttled like the API's), the
-password reset form (throttled, and mailing confirmed addresses only), and the account page with
-the personal access tokens of bots and tools.
+password reset form (throttled, and mailing confirmed addresses only), the account page with
+the personal access tokens of bots and tools, and a person's profile (``/users/<name>/``).
 
 The other account pages (logout, password change) are Django's own (``accounts/urls.py``).
 """
@@ -12,23 +12,29 @@ from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.views import LoginView, PasswordResetView
+from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import PersonalTokenForm
-from siesta_site import throttling
-from social.services import email_is_confirmed
+from core import throttling
+from ratings import elo
+from ratings import selectors as rating_selectors
+from social.services.preferences import email_is_confirmed
 
 NEW_TOKEN_KEY = "accounts_new_token"
+
+HISTORY_PAGE_SIZE = 50
+"""Rating history rows per page of a profile."""
 """Where the secret of a token just created waits for the page after the redirect (once)."""
 
 
@@ -158,6 +164,42 @@ def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.success(request, _("The token is revoked: it no longer works."))
     return redirect("account")
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A person's page: their rating in each pool with its chart and history, their recent games
+    and tournaments, and (for someone else) the Challenge button."""
+    try:
+        player = rating_selectors.user_get(username=username)
+    except get_user_model().DoesNotExist:
+        raise Http404(_("There is no player %(username)s.") % {"username": username}) from None
+    standings = rating_selectors.user_standings(user=player)
+    charts = [
+        chart
+        for standing in standings
+        if (chart := rating_selectors.rating_chart(user=player, pool=standing.pool)) is not None
+    ]
+    history = rating_selectors.rating_history(user=player).reverse()
+    history_page = Paginator(history, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    changes = [
+        {"change": change, "opponents": rating_selectors.opponents_of(change)}
+        for change in history_page.object_list
+    ]
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "standings": standings,
+            "hints": rating_selectors.hint_share(user=player),
+            "charts": charts,
+            "history_page": history_page,
+            "changes": changes,
+            "games": selectors.user_recent_games(username=player.get_username()),
+            "provisional_games": elo.PROVISIONAL_GAMES,
+        },
+    )
 
 
 def _signed_in(request: HttpRequest) -> AbstractBaseUser:

@@ -3,7 +3,7 @@
 It does what the game consumer does minus the game: a text frame from one socket goes through the
 channel layer to every socket of the same room (``group_send``, as a move's state does), the
 sender included. No database (but below), no sessions, none of the site's socket limits
-(``siesta_site.sockets``): a floor, not a socket of the site. Routed at ``/ws/echo/<room>/`` only
+(``core.sockets``): a floor, not a socket of the site. Routed at ``/ws/echo/<room>/`` only
 by ``bench.asgi``, which ``make up SIESTA_ECHO_WS=1`` serves instead of ``siesta_site.asgi`` (the
 site itself never routes it).
 
@@ -24,8 +24,8 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection, transaction
 
+from core.broadcast import group_send
 from games.consumers import db_call
-from siesta_site.broadcast import group_send
 
 MAX_FRAME = 4096
 

@@ -31,7 +31,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bench import run_command
-from games.engine import Position, best_turn, random_turn
+from games.engine import Position
+from games.engine.search import best_turn, random_turn
 
 STATE_TIMEOUT = 10.0
 """A move whose state has not reached the opponent this long after it was sent counts as lost (the

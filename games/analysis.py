@@ -27,8 +27,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import GameRecord, best_turn
 from games.engine.expert import WIN, ExpertSettings, Line, review
+from games.engine.record import GameRecord
+from games.engine.search import best_turn
 from games.models import Analysis, Game
 from games.selectors import game_get, game_or_not_found, game_record
 

@@ -16,8 +16,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from games.engine import Position, Turn, best_turns, scoring_turns
+from games.engine import Position, Turn
 from games.engine.expert import ExpertSettings, expert_turn
+from games.engine.search import best_turns, scoring_turns
 
 LEVELS = ("easy", "medium", "hard", "expert")
 

@@ -10,7 +10,7 @@ alone; the connection stays open.
 
 Abuse (docs/reliability.md): the limits of every socket of the site (message rate, frame size and
 depth, connections per address, the sign-in ending) are those of its base,
-``siesta_site.sockets.GuardedJsonConsumer``. A ``sync`` is answered with the whole state at most
+``core.sockets.GuardedJsonConsumer``. A ``sync`` is answered with the whole state at most
 once per version; a repeat at the same version gets ``{"type": "sync", "version": v}``.
 """
 
@@ -35,7 +35,21 @@ from django.db import connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.credentials import (
+    PLAY,
+    TokenGrant,
+    TokenRefused,
+    is_personal_key,
+    personal_token_grant,
+)
+from core.sockets import (
+    CLOSE_TOO_MANY,
+    CLOSE_TRY_AGAIN,
+    MAX_MESSAGE_BYTES,
+    GuardedJsonConsumer,
+)
 from games import realtime, rows, services
+from games.engine_budget import EngineBudgetSpent, EngineUnavailable
 from games.models import Game
 from games.selectors import game_state_current
 from games.state import (
@@ -50,20 +64,6 @@ from games.state import (
     StateFrame,
     SyncFrame,
     TurnPreview,
-)
-from siesta_site.credentials import (
-    PLAY,
-    TokenGrant,
-    TokenRefused,
-    is_personal_key,
-    personal_token_grant,
-)
-from siesta_site.engine_budget import EngineBudgetSpent, EngineUnavailable
-from siesta_site.sockets import (
-    CLOSE_TOO_MANY,
-    CLOSE_TRY_AGAIN,
-    MAX_MESSAGE_BYTES,
-    GuardedJsonConsumer,
 )
 
 logger = logging.getLogger(__name__)
@@ -211,7 +211,7 @@ def _current_version(game_id: int) -> int | None:
 
 
 def _grant_for_token(key: str) -> TokenGrant | None:
-    """Who ``key`` signs in, with its scopes: a personal access token (``siesta_site.credentials``)
+    """Who ``key`` signs in, with its scopes: a personal access token (``core.credentials``)
     or the account's API token (every scope; one plain query, ``rows.user_for_token``)."""
     if is_personal_key(key):
         try:

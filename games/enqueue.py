@@ -7,16 +7,16 @@ the tasks' module would close a circle. Here the tasks are named as Celery itsel
 processes (``send_task``), and ``games.tasks`` declares each task under the name given here, so the
 import graph points one way::
 
-    games.tasks -> games.services -> games.enqueue -> siesta_site.inprocess
+    games.tasks -> games.services -> games.enqueue -> core.inprocess
 
 ``GamesConfig.ready`` imports ``games.tasks`` so that the names are registered in every process.
 Other apps follow the same pattern (``social.enqueue``), and every app sends through the one
-``siesta_site.inprocess.enqueue``: the broker with Redis, this process's threads without.
+``core.inprocess.enqueue``: the broker with Redis, this process's threads without.
 """
 
 from __future__ import annotations
 
-from siesta_site.inprocess import enqueue
+from core.inprocess import enqueue
 
 BOT_MOVE = "games.tasks.bot_move"
 ANALYSE_GAME = "games.tasks.analyse_game"

@@ -1,7 +1,7 @@
 """What the game services refuse: the game's own refusals on top of the shared ones.
 
 The kinds every app refuses with (``InvalidInput``, ``NotAllowed``, ``NotFound``, ``Conflict``,
-``LimitReached``, their base ``ServiceError``) live in ``siesta_site.errors`` and are re-exported
+``LimitReached``, their base ``ServiceError``) live in ``core.errors`` and are re-exported
 here for the games app's callers; ``GameServiceError`` is the games app's name of ``ServiceError``.
 The API layer alone turns kinds into HTTP statuses.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from siesta_site.errors import (
+from core.errors import (
     Conflict,
     ErrorKind,
     InvalidInput,

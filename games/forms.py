@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.game_settings import GameSettings, team_players_message
+from games.game_settings import GameSettings, player_counts, team_players_message
 from games.models import TURN_TIME_CHOICES, Game, Seat
 from games.services import BotSpec
 
@@ -35,6 +35,27 @@ DEFAULT_OPPONENT = Seat.BotLevel.MEDIUM
 """A newcomer's first game starts at once, against a bot; "Play a person" opens a game instead."""
 
 
+class ModeSelect(forms.Select):
+    """The mode's choices, each option with the numbers of players it may be played by
+    (``data-players="4"`` for teams, from ``GameSettings``): lobby.js offers a mode only with
+    those, and the form's ``clean`` refuses the others in the same words as the services."""
+
+    def create_option(
+        self,
+        name: str,
+        value: Any,
+        label: int | str,
+        selected: bool,
+        index: int,
+        subindex: int | None = None,
+        attrs: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        counts = player_counts(str(value))
+        option["attrs"]["data-players"] = " ".join(str(count) for count in counts)
+        return option
+
+
 def seat_field_name(seat: int) -> str:
     return f"seat_{seat}"
 
@@ -52,6 +73,7 @@ class GameCreateForm(forms.Form):
         label=_("Mode"),
         choices=Game.Mode.choices,
         initial=Game.Mode.FFA,
+        widget=ModeSelect,
         help_text=_("Teams need 4 players."),
     )
     variant = forms.ChoiceField(

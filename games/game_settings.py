@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from core.errors import InvalidInput
 from games.models import Game
-from siesta_site.errors import InvalidInput
 
 PLAYER_COUNTS = (2, 3, 4)
 """How many players a game may have."""
@@ -72,6 +72,12 @@ class GameSettings:
         if not self.turn_time_allowed:
             raise InvalidInput(turn_time_message())
         return self
+
+
+def player_counts(mode: str) -> tuple[int, ...]:
+    """The numbers of players a game of ``mode`` may have: the lobby's form offers each mode
+    with these (``data-players`` on its option), so the page never decides it itself."""
+    return tuple(n for n in PLAYER_COUNTS if GameSettings(n, mode).teams_seated)
 
 
 def team_players_message() -> str:

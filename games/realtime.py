@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.broadcast import group_send
 from games.state import GameState, GameStateEvent
-from siesta_site.broadcast import group_send
 
 
 def game_group(game_id: int) -> str:

@@ -12,7 +12,8 @@ from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games import rows
-from games.engine import GameOutcome, GameRecord, Position, SeatResult
+from games.engine import GameOutcome, Position, SeatResult
+from games.engine.record import GameRecord
 from games.errors import GameNotFound, NotFound
 from games.models import Game, Seat, Turn, turn_time_label
 from games.state import (
@@ -330,6 +331,14 @@ def player_or_not_found(username: str) -> User:
     if player is None:
         raise NotFound(_("There is no player %(username)s.") % {"username": username})
     return player
+
+
+def bot_label(level: str | None) -> str | None:
+    """A bot level in the reader's language ("hard"), the level itself if unknown, None for a
+    person."""
+    if not level:
+        return None
+    return str(Seat.BotLevel(level).label) if level in Seat.BotLevel.values else level
 
 
 def game_record(game: Game) -> dict[str, Any]:

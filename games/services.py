@@ -31,9 +31,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import realtime, rows
-from games.engine import EngineError, IllegalMoveError, Position, best_turn
+from games import engine_budget, realtime, rows
+from games.engine import EngineError, IllegalMoveError, Position
 from games.engine import Turn as EngineTurn
+from games.engine.search import best_turn
 from games.engine_messages import engine_error_message
 from games.enqueue import enqueue_analysis, enqueue_bot_move
 from games.errors import (
@@ -60,7 +61,6 @@ from games.selectors import (
 )
 from games.signals import game_changed, game_finished
 from games.state import GameState, HintResult, TurnPreview
-from siesta_site import engine_budget
 
 logger = logging.getLogger(__name__)
 
@@ -740,7 +740,7 @@ def game_hint(*, game_id: int, user: User) -> HintResult:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game.
 
     The search runs outside the transaction, in the engine pool, and draws from the caller's
-    engine budget (``siesta_site.engine_budget``: refused before the search when spent)."""
+    engine budget (``games.engine_budget``: refused before the search when spent)."""
     engine_budget.BUDGET.check(engine_budget.user_ident(user))
     position, ply = _hint_position(game_id, user)
     best = engine_budget.search(engine_budget.user_ident(user), best_turn, position)

@@ -1,7 +1,7 @@
 """Celery tasks of the games app. Thin: they take ids and call services.
 
 How they are enqueued and run (a broker and workers, or threads of the server's process without
-one): ``siesta_site.inprocess``. The services enqueue bot turns and analyses through
+one): ``core.inprocess``. The services enqueue bot turns and analyses through
 ``games.enqueue``, which names these tasks (each is declared under that name here): the tasks
 import the services, never the other way round.
 

@@ -14,19 +14,10 @@ import binascii
 import json
 from typing import Any
 
-from games.engine import (
-    EngineError,
-    GameRecord,
-    IllegalMoveError,
-    Position,
-    SetupError,
-    Turn,
-    check_setup,
-    replay,
-    top_turns,
-    turn_reach,
-)
-from siesta_site import safejson
+from core import safejson
+from games.engine import EngineError, IllegalMoveError, Position, SetupError, Turn
+from games.engine.record import GameRecord, replay
+from games.engine.study import check_setup, top_turns, turn_reach
 
 MAX_TOP = 10
 MAX_MOVES = 200

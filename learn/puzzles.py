@@ -22,17 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import (
-    GameRecord,
-    Position,
-    Termination,
-    best_turn,
-    position_for,
-    single_best,
-    solution_cores,
-    turn_features,
-)
+from games.engine import Position, Termination
 from games.engine.expert import best_turn_puzzle, line_value
+from games.engine.record import GameRecord
+from games.engine.search import best_turn
+from games.engine.study import position_for, single_best, solution_cores, turn_features
 
 MIN_MISS = 4
 MIN_OVER_OBVIOUS = 2

@@ -16,6 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import ApplicationError, ErrorKind
+from games import engine_budget
 from games.engine import EngineError, IllegalMoveError
 from games.engine_messages import engine_error_message
 from games.models import Analysis, Game
@@ -30,8 +32,6 @@ from learn.models import (
 )
 from learn.puzzles import PuzzleCandidate, find_puzzles, solves, solves_best_turn
 from learn.selectors import band, games_awaiting_puzzles, pool_waiting, puzzle_position
-from siesta_site import engine_budget
-from siesta_site.errors import ApplicationError, ErrorKind
 
 logger = logging.getLogger(__name__)
 

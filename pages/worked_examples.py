@@ -3,8 +3,8 @@
 Each example is a game record (the rulebook's figures 1–6 and a few more, from
 ``rules-cases/worked-examples.json``) whose last move is the move being explained. The boards before
 and after it, the points it scores and the reason it is illegal all come from
-:func:`games.engine.replay_report` / :func:`games.engine.replay`, so the page can never disagree
-with the rules the site plays.
+:func:`games.engine.record.replay_report` / :func:`games.engine.record.replay`, so the page can
+never disagree with the rules the site plays.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import GameRecord, Placement, Turn, cell_name, replay, replay_report
+from games.engine import Placement, Turn, cell_name
 from games.engine.notation import EMPTY_CHAR, SIZE, placed_char
+from games.engine.record import GameRecord, replay, replay_report
 from games.engine.svg import board_window
 
 RECORDS: dict[str, dict[str, Any]] = {

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from ratings.models import RatedGame, Rating, RatingChange
+from ratings.models import BotResult, RatedGame, Rating, RatingChange
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -43,3 +43,9 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ["game_id", "user", "pool", "at", "before", "after", "delta", "reason"]
     list_filter = ["pool", "counted", "reason"]
     search_fields = ["user__username"]
+
+
+@admin.register(BotResult)
+class BotResultAdmin(ReadOnlyAdmin):
+    list_display = ["rated_game", "pool", "level", "bot_seat", "against", "opponent_rating"]
+    list_filter = ["pool", "level"]

@@ -14,11 +14,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.base import SiestaApi
+from core.api.pagination import PageNumberPagination
+from core.api.serializers import ErrorSerializer
+from games.models import Seat
 from ratings import selectors
 from ratings.models import Pool, Rating, Reason, Result
-from siesta_site.api.base import SiestaApi
-from siesta_site.api.pagination import PageNumberPagination
-from siesta_site.api.serializers import ErrorSerializer
 
 
 class RatingField(serializers.FloatField):
@@ -46,6 +47,17 @@ def _bad_mode(value: str) -> Response:
         },
         status=status.HTTP_400_BAD_REQUEST,
     )
+
+
+def _pool(request: Request) -> str | Response:
+    """The pool of ``?mode=`` (default ffa), or the 400 that refuses it."""
+    mode = request.query_params.get("mode")
+    if mode == "":  # the schema's enum has no empty value
+        return _bad_mode(mode)
+    try:
+        return selectors.pool_parse(mode)
+    except ValueError:
+        return _bad_mode(mode or "")
 
 
 def _no_player(username: str) -> Response:
@@ -110,18 +122,54 @@ class LeaderboardApi(SiestaApi):
         responses={200: OutputSerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        mode = request.query_params.get("mode")
-        if mode == "":  # the schema's enum has no empty value
-            return _bad_mode(mode)
-        try:
-            pool = selectors.pool_parse(mode)
-        except ValueError:
-            return _bad_mode(mode or "")
+        pool = _pool(request)
+        if isinstance(pool, Response):
+            return pool
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.leaderboard(pool=pool), request, view=self)
         assert page is not None
         data = self.OutputSerializer(page, many=True).data
         return paginator.get_paginated_response(data)
+
+
+class BotPerformancesApi(SiestaApi):
+    """Each bot level's performance against people in a pool (bots have no rating)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema_serializer(component_name="BotPerformance")
+    class OutputSerializer(serializers.Serializer[Any]):
+        """How a bot level has fared against people: not a rating, and never changes one."""
+
+        level = serializers.ChoiceField(choices=Seat.BotLevel.choices)
+        games = serializers.IntegerField(
+            help_text="Finished games (not aborted) in which it met at least one person."
+        )
+        duels = serializers.IntegerField(
+            help_text="Its results against people: one per person in free-for-all, one per "
+            "game against the other team in teams."
+        )
+        score = serializers.FloatField(help_text="The sum of those results (1, ½ or 0 each).")
+        performance = RatingField(
+            allow_null=True,
+            help_text="The Elo performance: the rating at which its expected score against "
+            "those people, at their ratings of the time, equals its score. Null "
+            f"before {selectors.BOT_PERFORMANCE_MIN_GAMES} games.",
+        )
+
+    @extend_schema(
+        operation_id="ratings_bots",
+        tags=["ratings"],
+        summary="Each bot level's performance against people",
+        parameters=[_mode_parameter(description="The rating pool (default ffa).")],
+        responses={200: OutputSerializer(many=True), 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        pool = _pool(request)
+        if isinstance(pool, Response):
+            return pool
+        rows = selectors.bot_performances(pool=pool)
+        return Response(self.OutputSerializer(rows, many=True).data)
 
 
 class UserRatingsApi(SiestaApi):

@@ -10,6 +10,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         api.LeaderboardApi.as_view(),
         name="api-ratings-leaderboard",
     ),
+    path("ratings/bots/", api.BotPerformancesApi.as_view(), name="api-ratings-bots"),
     path("users/<str:username>/", api.UserProfileApi.as_view(), name="api-user-profile"),
     path(
         "users/<str:username>/ratings/",

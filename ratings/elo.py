@@ -15,7 +15,7 @@ every time.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from games.engine.outcome import Verdict, compare, verdict_of
@@ -171,3 +171,51 @@ def game_changes(
     if mode == "ffa":
         return ffa_changes(entrants)
     raise ValueError(f"Unknown mode {mode!r}.")
+
+
+# -- bot performance -----------------------------------------------------------------------------
+# Bots have no rating and change nobody's (RULES.md, "Hints, ratings"). What the leaderboard shows
+# of a bot level is its *performance*: the rating at which its expected score against the people
+# it met, at their ratings of the time, equals the score it made. Nothing reads it back into a
+# rating.
+
+PERFORMANCE_REACH = 800.0
+"""A performance lies within this many points of the opponents met: a perfect score shows this
+much above the strongest of them, a score of nothing this much below the weakest."""
+
+
+def performance(results: Iterable[tuple[float, int, float]]) -> float:
+    """The Elo performance of ``results``: (opponent rating, duels at that rating, score made in
+    them), the rating R at which Σ duels × E(R, opponent) equals the total score.
+
+    >>> performance([(1500, 2, 1.0)])
+    1500.0
+    >>> round(performance([(1400, 1, 1.0), (1600, 1, 0.0)]), 6)
+    1500.0
+    >>> round(performance([(1500, 10, 9.0)]))
+    1882
+    >>> performance([(1500, 3, 3.0)]), performance([(1400, 1, 0.0), (1700, 1, 0.0)])
+    (2300.0, 600.0)
+    """
+    groups = [(rating, duels, score) for rating, duels, score in results if duels > 0]
+    if not groups:
+        raise ValueError("A performance needs at least one result.")
+    total = sum(score for _, _, score in groups)
+    low = min(rating for rating, _, _ in groups) - PERFORMANCE_REACH
+    high = max(rating for rating, _, _ in groups) + PERFORMANCE_REACH
+
+    def expected(at: float) -> float:
+        return sum(duels * expected_score(at, rating) for rating, duels, _ in groups)
+
+    if total <= expected(low):
+        return low
+    if total >= expected(high):
+        return high
+    # The expected score rises with R: halve the bracket until it is far below a hundredth.
+    for _ in range(60):
+        middle = (low + high) / 2
+        if expected(middle) < total:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2

@@ -12,6 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameOutcome, SeatResult
+from games.models import Seat
 from ratings import elo
 
 
@@ -132,3 +133,35 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} game {self.game_id}: {self.delta:+.1f}"
+
+
+class BotResult(models.Model):
+    """A bot's result in a finished game against one person (free-for-all) or against the other
+    team's people (teams): what a bot level's performance is computed from. Bots have no rating
+    and change nobody's; these rows only describe how a level has fared against people."""
+
+    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="bot_results")
+    pool = models.CharField(max_length=5, choices=Pool.choices)
+    level = models.CharField(max_length=6, choices=Seat.BotLevel.choices)
+    bot_seat = models.PositiveSmallIntegerField()
+    against = models.PositiveSmallIntegerField(
+        help_text="The person's seat (free-for-all) or the other team (teams)."
+    )
+    opponent_rating = models.FloatField(
+        help_text="The person's rating when the game ended, before any change it made (teams: "
+        "the mean of the other team's people's)."
+    )
+    score = models.FloatField(help_text="The bot's result: 1, 0.5 or 0.")
+    at = models.DateTimeField(help_text="When the game finished.")
+
+    class Meta:
+        ordering = ["at", "rated_game_id", "bot_seat", "against"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rated_game", "bot_seat", "against"], name="botresult_one_per_duel"
+            ),
+        ]
+        indexes = [models.Index(fields=["pool", "level"], name="botresult_pool_level_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.level} game {self.rated_game_id} v {self.against}: {self.score}"

@@ -10,15 +10,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import Coalesce, Rank
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, Rank, Round
 
-from games.engine import GameOutcome, SeatResult
 from games.models import Game, Seat
-from games.selectors import game_list, game_state
-from games.state import GameState, SeatRating
+from games.selectors import bot_label
+from games.state import SeatRating
 from ratings import elo
-from ratings.models import Pool, Rating, RatingChange, Reason
+from ratings.models import BotResult, Pool, Rating, RatingChange, Reason
 
 LEADERBOARD_PAGE_SIZE = 25
 
@@ -137,6 +136,64 @@ def leaderboard_position(
     return LeaderboardPosition(rank=higher + 1, page=ahead // page_size + 1, rating=mine)
 
 
+# -- bots ----------------------------------------------------------------------------------------
+# Bots have no rating and change nobody's (RULES.md, "Hints, ratings"). Each level shows its
+# performance against people instead (``elo.performance``), beside the leaderboard, never in it.
+
+BOT_PERFORMANCE_MIN_GAMES = 10
+"""A bot level's performance is shown once it has finished this many games against people."""
+
+
+@dataclass(frozen=True)
+class BotPerformance:
+    """How a bot level has fared against people in one pool."""
+
+    level: str
+    games: int
+    """Finished games (not aborted) with at least one person."""
+    duels: int
+    """Results against people: one per bot and person in free-for-all, one per bot against the
+    other team in teams."""
+    score: float
+    """The sum of those results (win 1, draw ½, loss 0)."""
+    performance: float | None
+    """The Elo performance; None before ``BOT_PERFORMANCE_MIN_GAMES`` games."""
+
+
+def bot_performances(*, pool: str) -> list[BotPerformance]:
+    """Every bot level's performance against people in ``pool``, weakest level first. The
+    opponents' ratings are taken to the whole point, so the work is bounded by the spread of
+    ratings, not by the number of games: two grouped queries."""
+    rows = BotResult.objects.filter(pool=pool).order_by()
+    totals: dict[str, dict[str, Any]] = {
+        row["level"]: dict(row)
+        for row in rows.values("level").annotate(
+            games=Count("rated_game", distinct=True), duels=Count("pk"), scored=Sum("score")
+        )
+    }
+    groups: dict[str, list[tuple[float, int, float]]] = {}
+    for row in rows.values("level", rating=Round("opponent_rating")).annotate(
+        duels=Count("pk"), scored=Sum("score")
+    ):
+        groups.setdefault(row["level"], []).append((row["rating"], row["duels"], row["scored"]))
+    performances = []
+    for level in Seat.BotLevel.values:
+        total = totals.get(level, {})
+        games = total.get("games", 0)
+        performances.append(
+            BotPerformance(
+                level=level,
+                games=games,
+                duels=total.get("duels", 0),
+                score=total.get("scored") or 0.0,
+                performance=elo.performance(groups[level])
+                if games >= BOT_PERFORMANCE_MIN_GAMES
+                else None,
+            )
+        )
+    return performances
+
+
 def user_get(*, username: str) -> User:
     """The user called ``username``; ``DoesNotExist`` if none."""
     return get_user_model().objects.get(username=username)
@@ -157,12 +214,6 @@ def rating_history(*, user: User, pool: str | None = None) -> QuerySet[RatingCha
     return rows.order_by("at", "game_id")
 
 
-def _bot_label(level: str | None) -> str | None:
-    if not level:
-        return None
-    return str(Seat.BotLevel(level).label) if level in Seat.BotLevel.values else level
-
-
 def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
     """The other seats of the game of ``change``: username or bot level, team, score."""
     return [
@@ -170,7 +221,7 @@ def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
             "seat": p["seat"],
             "username": p.get("username"),
             "bot": p.get("bot"),
-            "bot_label": _bot_label(p.get("bot")),
+            "bot_label": bot_label(p.get("bot")),
             "team": p.get("team"),
             "teammate": bool(change.team and p.get("team") == change.team),
             "score": p.get("score"),
@@ -178,56 +229,6 @@ def opponents_of(change: RatingChange) -> list[dict[str, Any]]:
         for p in change.rated_game.participants
         if p["seat"] != change.seat
     ]
-
-
-@dataclass(frozen=True)
-class RecentGame:
-    """One of a player's games as the profile lists it (from the public game shape)."""
-
-    id: int
-    status: str
-    mode: str
-    created_at: datetime
-    seats: list[dict[str, Any]]
-    my_seat: int | None
-    my_score: int | None
-    outcome: str | None
-    """For a finished game: "win", "draw" (a shared win) or "loss"; else None."""
-
-
-def _outcome(state: GameState, seat: int | None) -> str | None:
-    """The seat's verdict in a finished game, from the public shape's seats."""
-    if state["result"] is None or seat is None:
-        return None
-    outcome = GameOutcome(
-        tuple(
-            SeatResult(seat=s["seat"], score=s["score"], out=s["resigned"], team=s["team"])
-            for s in state["seats"]
-        )
-    )
-    return outcome.verdict(seat).value
-
-
-def user_recent_games(*, username: str, limit: int = 20) -> list[RecentGame]:
-    """``username``'s most recent games, any status."""
-    games = []
-    for game in game_list(player=username)[:limit]:
-        state = game_state(game)
-        mine = next((s for s in state["seats"] if s["username"] == username), None)
-        seat = mine["seat"] if mine else None
-        games.append(
-            RecentGame(
-                id=state["id"],
-                status=state["status"],
-                mode=state["mode"],
-                created_at=game.created_at,
-                seats=[{**s, "bot_label": _bot_label(s["bot"])} for s in state["seats"]],
-                my_seat=seat,
-                my_score=mine["score"] if mine else None,
-                outcome=_outcome(state, seat),
-            )
-        )
-    return games
 
 
 # -- chart -----------------------------------------------------------------------------------------

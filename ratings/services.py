@@ -6,7 +6,11 @@ unique per game, and the unique (game, user, pool) history rows make a second ra
 game impossible; a repeated call returns ``None`` and changes nothing.
 
 ``ratings_recompute`` replays every rated game in order (finish time, then game id) from 1500 with
-the same formula and reports, or with ``fix`` repairs, any stored value that differs.
+the same formula and reports, or with ``fix`` repairs, any stored value that differs (and then
+writes the bots' results again, which read the people's ratings of the time).
+
+Bots have no rating: ``bot_results_of`` keeps each bot's result against the people of a finished
+game, from which ``ratings.selectors.bot_performances`` computes a level's performance.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from django.utils.translation import gettext as _
 from games.engine.outcome import GameOutcome
 from games.selectors import FinishedGame, Participant
 from ratings import elo
-from ratings.models import Pool, RatedGame, Rating, RatingChange, Reason
+from ratings.models import BotResult, Pool, RatedGame, Rating, RatingChange, Reason
 
 
 @dataclass(frozen=True)
@@ -181,7 +185,64 @@ def game_rate(*, outcome: FinishedGame) -> RatedGame | None:
                 )
             )
         RatingChange.objects.bulk_create(rows)
+        BotResult.objects.bulk_create(
+            bot_results_of(rated_game, {row.seat: row.before for row in rows})
+        )
     return rated_game
+
+
+def bot_results_of(rated_game: RatedGame, before: dict[int, float]) -> list[BotResult]:
+    """Each bot's results against the people of a finished game (``before``: each person's seat
+    and their rating when it ended): one per person in free-for-all, one against the other team's
+    people (at their mean rating) in teams. None for an aborted game (forfeits included), whose
+    results stand for nothing, nor between bots."""
+    if rated_game.reason == Reason.ABORTED or not before:
+        return []
+    outcome = rated_game.outcome
+    results: list[BotResult] = []
+    for bot in rated_game.participants:
+        if not bot.get("bot") or bot.get("username"):
+            continue
+        seat, team = bot["seat"], bot.get("team")
+        duels: list[tuple[int, float, int]] = []  # (against, opponent rating, a person's seat)
+        if team is None:
+            duels = [(person, rating, person) for person, rating in sorted(before.items())]
+        else:
+            other = 2 if team == 1 else 1
+            people = [p["seat"] for p in rated_game.participants if p.get("team") == other]
+            ratings = [before[p] for p in people if p in before]
+            if ratings:
+                first = min(p for p in people if p in before)
+                duels = [(other, sum(ratings) / len(ratings), first)]
+        results.extend(
+            BotResult(
+                rated_game=rated_game,
+                pool=rated_game.pool,
+                level=bot["bot"],
+                bot_seat=seat,
+                against=against,
+                opponent_rating=rating,
+                score=outcome.duel(seat, person),
+                at=rated_game.at,
+            )
+            for against, rating, person in duels
+        )
+    return results
+
+
+def bot_results_rebuild() -> int:
+    """Write the bot results of every finished game again from what ratings stored of it (the
+    participants and each person's rating of the time); the number written."""
+    with transaction.atomic():
+        BotResult.objects.all().delete()
+        games = RatedGame.objects.exclude(reason=Reason.ABORTED).prefetch_related("changes")
+        written = 0
+        for rated_game in games.iterator(chunk_size=500):
+            if not any(p.get("bot") and not p.get("username") for p in rated_game.participants):
+                continue
+            before = {row.seat: row.before for row in rated_game.changes.all()}
+            written += len(BotResult.objects.bulk_create(bot_results_of(rated_game, before)))
+    return written
 
 
 def _ratings_update(
@@ -447,4 +508,6 @@ def ratings_recompute(*, fix: bool = False) -> RecomputeReport:
         for rated_game in RatedGame.objects.order_by("at", "game_id").prefetch_related("changes"):
             replay.game(rated_game)
         replay.ratings(stored)
+        if fix and report.differences:  # the bots' results read the people's ratings of the time
+            bot_results_rebuild()
     return report

@@ -7,5 +7,4 @@ from ratings import views
 urlpatterns: list[URLPattern | URLResolver] = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("ratings/about/", views.about, name="ratings_about"),
-    path("users/<str:username>/", views.profile, name="profile"),
 ]

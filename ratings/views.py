@@ -1,18 +1,27 @@
-"""Pages of ratings: leaderboards, player profiles and the "About ratings" page."""
+"""Pages of ratings: leaderboards and the "About ratings" page (a player's profile, which shows
+their ratings, is accounts')."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
+from typing import Any
+
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.models import Seat
 from ratings import elo, selectors
 from ratings.models import Pool
 
-HISTORY_PAGE_SIZE = 50
+BOT_NAMES: dict[str, Any] = {
+    Seat.BotLevel.EASY: gettext_lazy("Bot (easy)"),
+    Seat.BotLevel.MEDIUM: gettext_lazy("Bot (medium)"),
+    Seat.BotLevel.HARD: gettext_lazy("Bot (hard)"),
+    Seat.BotLevel.EXPERT: gettext_lazy("Bot (expert)"),
+}
 
 
 @require_GET
@@ -42,40 +51,16 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "mine_on_page": mine is not None and mine.page == page.number,
             "min_games": selectors.leaderboard_min_games(),
             "provisional_games": elo.PROVISIONAL_GAMES,
-        },
-    )
-
-
-@require_GET
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    try:
-        player = selectors.user_get(username=username)
-    except get_user_model().DoesNotExist:
-        raise Http404(_("There is no player %(username)s.") % {"username": username}) from None
-    standings = selectors.user_standings(user=player)
-    charts = [
-        chart
-        for standing in standings
-        if (chart := selectors.rating_chart(user=player, pool=standing.pool)) is not None
-    ]
-    history = selectors.rating_history(user=player).reverse()
-    history_page = Paginator(history, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
-    changes = [
-        {"change": change, "opponents": selectors.opponents_of(change)}
-        for change in history_page.object_list
-    ]
-    return render(
-        request,
-        "ratings/profile.html",
-        {
-            "player": player,
-            "standings": standings,
-            "hints": selectors.hint_share(user=player),
-            "charts": charts,
-            "history_page": history_page,
-            "changes": changes,
-            "games": selectors.user_recent_games(username=player.get_username()),
-            "provisional_games": elo.PROVISIONAL_GAMES,
+            "bots": [
+                {
+                    "level": bot.level,
+                    "name": BOT_NAMES[bot.level],
+                    "performance": bot.performance,
+                    "games": bot.games,
+                }
+                for bot in selectors.bot_performances(pool=pool)
+            ],
+            "bot_min_games": selectors.BOT_PERFORMANCE_MIN_GAMES,
         },
     )
 

@@ -13,12 +13,12 @@ class SiestaSiteConfig(AppConfig):
         from django.core.signals import request_started
         from django.urls import register_converter
 
+        from core.inprocess import start_inprocess_beat
         from siesta_site.converters import IdConverter
-        from siesta_site.inprocess import start_inprocess_beat
 
         # Before any URLconf is read: every route's ``<id:...>`` (siesta_site/converters.py).
         register_converter(IdConverter, "id")
 
         # Without a broker, the first request a server answers starts the periodic tasks in its
-        # process (turn timeouts, bot re-enqueue, sweeps); see siesta_site/inprocess.py.
+        # process (turn timeouts, bot re-enqueue, sweeps); see core/inprocess.py.
         request_started.connect(start_inprocess_beat, dispatch_uid="siesta-inprocess-beat")

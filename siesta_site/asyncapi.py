@@ -20,8 +20,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.base import SiestaApi
 from games.state import GameFrame, GameRequest
-from siesta_site.api.base import SiestaApi
 from siesta_site.typeschema import JsonSchema, SchemaBook, frame_type, members
 from social.state import (
     ChatFrame,

@@ -34,7 +34,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from siesta_site.broadcast import failure_count
+from core.broadcast import failure_count
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ One middleware, before the sessions are loaded and before CSRF reads the form:
 - a NUL character (``\\x00``, ``%00``) in the path, the query string, a cookie, a header or a
   page's form field is a 400: PostgreSQL text cannot hold one (psycopg raises ``DataError``, a
   500), and no address, name or value of this site ever contains one. JSON bodies (the API takes
-  no other) are checked where they are parsed (``siesta_site.safejson``), socket frames where
+  no other) are checked where they are parsed (``core.safejson``), socket frames where
   their text is validated;
 - a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413, and a form Django refuses to parse
   (too many fields, a broken multipart body) a 400. Django raises ``RequestDataTooBig`` (and its

@@ -28,13 +28,13 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
   ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
-  (the CPU budget of hints, analysis and puzzle checks; siesta_site/engine_budget.py)
+  (the CPU budget of hints, analysis and puzzle checks; games/engine_budget.py)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
   ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``, or with a placeholder ``DJANGO_SECRET_KEY`` (under
   50 characters, or with "change-me", "placeholder", "insecure"...); turn DEBUG off, cookies
   secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
-- ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see siesta_site/throttling.py.
+- ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see core/throttling.py.
 """
 
 from pathlib import Path
@@ -285,25 +285,25 @@ REST_FRAMEWORK = {
     # The token first: a bad or missing token is a 401 (with `WWW-Authenticate: Token`) on
     # every view, as on SiestaApi's, not the 403 DRF answers when the session comes first.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's, also knowing personal access tokens (siesta_site/credentials.py).
-        "siesta_site.api.authentication.TokenAuthentication",
+        # DRF's, also knowing personal access tokens (core/credentials.py).
+        "core.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PAGINATION_CLASS": "siesta_site.api.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "core.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     # Bodies nested deeper than any request of the API are a 400, not a RecursionError.
-    "DEFAULT_PARSER_CLASSES": ["siesta_site.safejson.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.safejson.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Every API view answers errors in the shape of API.md ({"error": ...}), not only SiestaApi's.
-    "EXCEPTION_HANDLER": "siesta_site.api.errors.api_exception_handler",
-    # Throttles (siesta_site/throttling.py): "N/second|minute|hour|day", or "off".
+    "EXCEPTION_HANDLER": "core.api.errors.api_exception_handler",
+    # Throttles (core/throttling.py): "N/second|minute|hour|day", or "off".
     "DEFAULT_THROTTLE_CLASSES": [
-        "siesta_site.throttling.AnonThrottle",
-        "siesta_site.throttling.UserThrottle",
+        "core.throttling.AnonThrottle",
+        "core.throttling.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         scope: (None if rate == "off" else rate)
@@ -325,7 +325,7 @@ REST_FRAMEWORK = {
             "password_reset_address": env.str(
                 "SIESTA_THROTTLE_PASSWORD_RESET_ADDRESS", default="3/hour"
             ),
-            # Seeks created and cancelled, per user (siesta_site/throttling.py).
+            # Seeks created and cancelled, per user (core/throttling.py).
             "seeks": env.str("SIESTA_THROTTLE_SEEKS", default="20/minute"),
             # Tournaments created, per user (API and page alike).
             "tournament_create": env.str("SIESTA_THROTTLE_TOURNAMENT_CREATE", default="5/hour"),
@@ -356,10 +356,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # A field that refuses "" says so (minLength 1), as the server does.
     "ENFORCE_NON_BLANK_FIELDS": True,
-    # The error answers every operation may give (400, 401, 404: siesta_site/api/schema.py).
+    # The error answers every operation may give (400, 401, 404: core/api/schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "siesta_site.api.schema.document_errors",
+        "core.api.schema.document_errors",
     ],
     # One name per choice set shared by several fields (and apps), so the schema stays unambiguous.
     "ENUM_NAME_OVERRIDES": {
@@ -375,10 +375,10 @@ SIESTA_WS_GROUP_EXPIRY = env.int("SIESTA_WS_GROUP_EXPIRY", default=300)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis with a blocking connection pool (siesta_site/channel_layer.py): when
+            # channels_redis with a blocking connection pool (core/channel_layer.py): when
             # every connection is busy (hundreds of watchers connecting at once), a group_add
             # waits for one instead of failing the WebSocket with 1011.
-            "BACKEND": "siesta_site.channel_layer.RedisChannelLayer",
+            "BACKEND": "core.channel_layer.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, which kills every idle
                 # consumer blocked in the layer's BZPOPMIN; the layer's own timeouts are enough.
@@ -439,6 +439,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 # default queue "celery". Workers: `make worker` (all queues) or one per queue (docs/operations.md).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = ("siesta_site.celery.route_task",)
+# The project's Celery app, as core.inprocess finds it (the core imports no project module).
+SIESTA_CELERY_APP = "siesta_site.celery.app"
 SIESTA_TASK_QUEUES = {
     "games.tasks.bot_move": "bots",
     "games.tasks.analyse_game": "analyses",
@@ -462,7 +464,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 # Without a broker (eager Celery), the serving process runs enqueued tasks (bot turns, analyses)
-# in background threads and the beat schedule above in a daemon thread (siesta_site/inprocess.py).
+# in background threads and the beat schedule above in a daemon thread (core/inprocess.py).
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
 
@@ -482,7 +484,7 @@ SIESTA_WS_MESSAGE_RATE = env.float("SIESTA_WS_MESSAGE_RATE", default=10.0)
 SIESTA_WS_MESSAGE_BURST = env.int("SIESTA_WS_MESSAGE_BURST", default=30)
 SIESTA_WS_MAX_DROPPED = env.int("SIESTA_WS_MAX_DROPPED", default=30)
 SIESTA_WS_CONNECTIONS_PER_ADDRESS = env.int("SIESTA_WS_CONNECTIONS_PER_ADDRESS", default=50)
-# How often a signed-in socket's session or token is checked again (siesta_site/sockets.py).
+# How often a signed-in socket's session or token is checked again (core/sockets.py).
 SIESTA_WS_AUTH_RECHECK_SECONDS = env.float("SIESTA_WS_AUTH_RECHECK_SECONDS", default=10.0)
 # How long a script's socket (no Origin, no session) waits for its first message before sending
 # its opening frame, so that an ``auth`` sent first is answered before it (docs/sockets.md).
@@ -497,7 +499,7 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 # SIESTA_ENGINE_BUDGET_WINDOW seconds. Searches run in a pool of SIESTA_ENGINE_WORKERS spawned
 # processes per web process at nice SIESTA_ENGINE_NICE, each stopped after SIESTA_ENGINE_CAP CPU
 # seconds; a search not done within SIESTA_ENGINE_WAIT seconds is refused as busy.
-# SIESTA_ENGINE_POOL=0 runs them in the calling thread (no cap). siesta_site/engine_budget.py.
+# SIESTA_ENGINE_POOL=0 runs them in the calling thread (no cap). games/engine_budget.py.
 SIESTA_ENGINE_BUDGET = env.float("SIESTA_ENGINE_BUDGET", default=6.0)
 SIESTA_ENGINE_BUDGET_WINDOW = env.float("SIESTA_ENGINE_BUDGET_WINDOW", default=60.0)
 SIESTA_ENGINE_POOL = env.bool("SIESTA_ENGINE_POOL", default=True)

@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("learn.api.urls")),
     path("api/", include("social.api_urls")),
     # Pages
+    path("", include("accounts.people_urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
     path("", include("learn.urls")),

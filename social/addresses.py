@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from siesta_site import throttling
+from core import throttling
 
 CONFIRM_SALT = "social.email-confirm"
 

@@ -6,8 +6,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from social import services
 from social.models import Challenge, ChatMessage, Notification, Preferences, Seek
+from social.services.chat import chat_remove
 
 if TYPE_CHECKING:
     ModelAdmin = admin.ModelAdmin[Any]
@@ -25,7 +25,7 @@ class ChatMessageAdmin(ModelAdmin):
 
     @admin.action(description=_("Remove the selected messages"))
     def remove_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        count = services.chat_remove(message_ids=list(queryset.values_list("pk", flat=True)))
+        count = chat_remove(message_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(
             request,
             ngettext("%(count)d message removed.", "%(count)d messages removed.", count)

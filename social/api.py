@@ -12,29 +12,56 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import throttling
+from core.api.base import SiestaApi, signed_in_user
+from core.api.errors import error_responses
+from core.api.fields import StrictBooleanField
+from core.credentials import PLAY
+from core.throttling import SeekThrottle
+from games.api.serializers import GameSerializer
 from games.models import Game, Seat
-from games.selectors import game_or_not_found
-from siesta_site import throttling
-from siesta_site.api.base import SiestaApi, signed_in_user
-from siesta_site.api.errors import error_responses
-from siesta_site.api.fields import StrictBooleanField
-from siesta_site.credentials import PLAY
-from siesta_site.throttling import SeekThrottle
-from social import presence, services
-from social.services import RATING_RANGES
+from games.selectors import game_or_not_found, game_state
+from social import presence
+from social.services.challenges import (
+    challenge_accept,
+    challenge_bot,
+    challenge_cancel,
+    challenge_create,
+    challenge_decline,
+    challenge_payload,
+    challenges_open,
+)
+from social.services.notices import (
+    notification_payload,
+    notifications_latest,
+    notifications_mark_read,
+    unread_count,
+)
+from social.services.rematch import rematch_ask, rematch_status
+from social.services.seeks import (
+    RATING_RANGES,
+    seek_cancel,
+    seek_create,
+    seek_current,
+    seek_get,
+    seek_payload,
+)
 from social.state import ChallengeStatus, NotificationKind, SeekStatus
 
 NEEDS_USER = {"e401": "No credentials, or a bad token.", "e403": "A session sent no CSRF token."}
 
 
-class _Settings(serializers.Serializer[Any]):
+class _GameSettings(serializers.Serializer[Any]):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.STANDARD)
-    rated = StrictBooleanField(default=True)
     turn_seconds = serializers.IntegerField(
         min_value=Game.MIN_TURN_SECONDS,
         max_value=Game.MAX_TURN_SECONDS,
         default=Game.DEFAULT_TURN_SECONDS,
     )
+
+
+class _Settings(_GameSettings):
+    rated = StrictBooleanField(default=True)
 
 
 @extend_schema_serializer(component_name="SeekInput")
@@ -109,8 +136,8 @@ class SeekListCreateApi(_SeekApi):
         responses={200: CurrentSeekSerializer, **error_responses(**NEEDS_USER)},
     )
     def get(self, request: Request) -> Response:
-        seek = services.seek_current(user=signed_in_user(request))
-        return Response({"seek": services.seek_payload(seek) if seek else None})
+        seek = seek_current(user=signed_in_user(request))
+        return Response({"seek": seek_payload(seek) if seek else None})
 
     @extend_schema(
         tags=["play together"],
@@ -129,8 +156,8 @@ class SeekListCreateApi(_SeekApi):
         data.is_valid(raise_exception=True)
         # As created ("waiting", API.md), even if the sweep its commit triggered has matched it
         # already: GET /api/seeks/{id}/ (or the lobby socket) tells the match.
-        seek = services.seek_create(user=signed_in_user(request), **data.validated_data)
-        return Response(services.seek_payload(seek), status=status.HTTP_201_CREATED)
+        seek = seek_create(user=signed_in_user(request), **data.validated_data)
+        return Response(seek_payload(seek), status=status.HTTP_201_CREATED)
 
 
 class SeekDetailApi(_SeekApi):
@@ -142,8 +169,8 @@ class SeekDetailApi(_SeekApi):
         responses={200: SeekSerializer, **error_responses(e404="No such seek of the caller's.")},
     )
     def get(self, request: Request, seek_id: int) -> Response:
-        seek = services.seek_get(seek_id=seek_id, user=signed_in_user(request))
-        return Response(services.seek_payload(seek))
+        seek = seek_get(seek_id=seek_id, user=signed_in_user(request))
+        return Response(seek_payload(seek))
 
     @extend_schema(
         tags=["play together"],
@@ -156,8 +183,8 @@ class SeekDetailApi(_SeekApi):
         },
     )
     def delete(self, request: Request, seek_id: int) -> Response:
-        seek = services.seek_cancel(seek_id=seek_id, user=signed_in_user(request))
-        return Response(services.seek_payload(seek))
+        seek = seek_cancel(seek_id=seek_id, user=signed_in_user(request))
+        return Response(seek_payload(seek))
 
 
 @extend_schema_serializer(component_name="Rematch")
@@ -177,7 +204,7 @@ class RematchApi(SiestaApi):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game_or_not_found(game_id, games=Game.objects.only("pk"))
-        return Response(services.rematch_status(game_id=game_id))
+        return Response(rematch_status(game_id=game_id))
 
     @extend_schema(
         tags=["play together"],
@@ -196,7 +223,7 @@ class RematchApi(SiestaApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        return Response(services.rematch_ask(game_id=game_id, user=signed_in_user(request)))
+        return Response(rematch_ask(game_id=game_id, user=signed_in_user(request)))
 
 
 @extend_schema_serializer(component_name="ChallengeInput")
@@ -232,8 +259,8 @@ class ChallengeListCreateApi(SiestaApi):
         responses={200: ChallengeSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
-        challenges = services.challenges_open(user=signed_in_user(request))
-        return Response([services.challenge_payload(c) for c in challenges])
+        challenges = challenges_open(user=signed_in_user(request))
+        return Response([challenge_payload(c) for c in challenges])
 
     @extend_schema(
         tags=["play together"],
@@ -255,10 +282,45 @@ class ChallengeListCreateApi(SiestaApi):
         wait = throttling.challenge_wait(request, signed_in_user(request))
         if wait is not None:
             raise exceptions.Throttled(wait)
-        challenge = services.challenge_create(
-            challenger=signed_in_user(request), **data.validated_data
-        )
-        return Response(services.challenge_payload(challenge), status=status.HTTP_201_CREATED)
+        challenge = challenge_create(challenger=signed_in_user(request), **data.validated_data)
+        return Response(challenge_payload(challenge), status=status.HTTP_201_CREATED)
+
+
+@extend_schema_serializer(component_name="BotChallengeInput")
+class BotChallengeInputSerializer(_GameSettings):
+    level = serializers.ChoiceField(
+        choices=Seat.BotLevel.choices, default=Seat.BotLevel.EXPERT, help_text="Which bot."
+    )
+
+
+class BotChallengeApi(SiestaApi):
+    permission_classes = [IsAuthenticated]
+    write_scope = PLAY
+
+    @extend_schema(
+        tags=["play together"],
+        summary="Challenge a bot: the game starts at once",
+        description="Bots always accept, so there is no challenge to wait on: the two-player "
+        "game starts at once, seats drawn at random, and the answer is the game. It is casual "
+        "(bots have no rating and change nobody's); it counts towards the bot level's "
+        "performance against people (`GET /api/ratings/bots/`).",
+        request=BotChallengeInputSerializer,
+        responses={
+            201: GameSerializer,
+            **error_responses(
+                e400="Invalid settings or bot level.",
+                e409="The caller already plays as many unfinished games with bots as allowed.",
+            ),
+            **error_responses(**NEEDS_USER),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = BotChallengeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        # No challenge throttle: nobody is bothered, and each person's limit of unfinished games
+        # with bots (SIESTA_MAX_BOT_GAMES) bounds it as it bounds POST /api/games/ with bots.
+        game = challenge_bot(challenger=signed_in_user(request), **data.validated_data)
+        return Response(game_state(game), status=status.HTTP_201_CREATED)
 
 
 class ChallengeDetailApi(SiestaApi):
@@ -271,10 +333,8 @@ class ChallengeDetailApi(SiestaApi):
         responses={200: ChallengeSerializer},
     )
     def delete(self, request: Request, challenge_id: int) -> Response:
-        challenge = services.challenge_cancel(
-            challenge_id=challenge_id, user=signed_in_user(request)
-        )
-        return Response(services.challenge_payload(challenge))
+        challenge = challenge_cancel(challenge_id=challenge_id, user=signed_in_user(request))
+        return Response(challenge_payload(challenge))
 
 
 class ChallengeAcceptApi(SiestaApi):
@@ -288,10 +348,8 @@ class ChallengeAcceptApi(SiestaApi):
         responses={200: ChallengeSerializer},
     )
     def post(self, request: Request, challenge_id: int) -> Response:
-        challenge = services.challenge_accept(
-            challenge_id=challenge_id, user=signed_in_user(request)
-        )
-        return Response(services.challenge_payload(challenge))
+        challenge = challenge_accept(challenge_id=challenge_id, user=signed_in_user(request))
+        return Response(challenge_payload(challenge))
 
 
 class ChallengeDeclineApi(SiestaApi):
@@ -305,10 +363,8 @@ class ChallengeDeclineApi(SiestaApi):
         responses={200: ChallengeSerializer},
     )
     def post(self, request: Request, challenge_id: int) -> Response:
-        challenge = services.challenge_decline(
-            challenge_id=challenge_id, user=signed_in_user(request)
-        )
-        return Response(services.challenge_payload(challenge))
+        challenge = challenge_decline(challenge_id=challenge_id, user=signed_in_user(request))
+        return Response(challenge_payload(challenge))
 
 
 @extend_schema_serializer(component_name="Notification")
@@ -350,11 +406,11 @@ class NotificationListApi(SiestaApi):
     )
     def get(self, request: Request) -> Response:
         user = signed_in_user(request)
-        notices = services.notifications_latest(user=user)
+        notices = notifications_latest(user=user)
         return Response(
             {
-                "unread": services.unread_count(user.pk),
-                "results": [services.notification_payload(n) for n in notices],
+                "unread": unread_count(user.pk),
+                "results": [notification_payload(n) for n in notices],
             }
         )
 
@@ -378,8 +434,8 @@ class NotificationReadApi(SiestaApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
-        services.notifications_mark_read(user=user, ids=data.validated_data.get("ids"))
-        return Response({"unread": services.unread_count(user.pk)})
+        notifications_mark_read(user=user, ids=data.validated_data.get("ids"))
+        return Response({"unread": unread_count(user.pk)})
 
 
 class PresenceApi(SiestaApi):

@@ -9,6 +9,7 @@ urlpatterns: list[URLPattern] = [
     path("seeks/<id:seek_id>/", api.SeekDetailApi.as_view(), name="api-seek"),
     path("games/<id:game_id>/rematch/", api.RematchApi.as_view(), name="api-game-rematch"),
     path("challenges/", api.ChallengeListCreateApi.as_view(), name="api-challenges"),
+    path("challenges/bots/", api.BotChallengeApi.as_view(), name="api-challenge-bot"),
     path("challenges/<id:challenge_id>/", api.ChallengeDetailApi.as_view(), name="api-challenge"),
     path(
         "challenges/<id:challenge_id>/accept/",

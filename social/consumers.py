@@ -17,6 +17,8 @@ from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.errors import ServiceError
+from core.sockets import GuardedJsonConsumer
 from games.consumers import (
     GameConsumer,
     Message,
@@ -25,9 +27,20 @@ from games.consumers import (
     _string_field,
 )
 from games.state import GameState
-from siesta_site.errors import ServiceError
-from siesta_site.sockets import GuardedJsonConsumer
-from social import presence, realtime, services
+from social import presence, realtime
+from social.services.challenges import challenge_payload, challenges_open
+from social.services.chat import (
+    CHAT_PRESETS,
+    chat_history,
+    chat_post,
+    chat_room_of,
+    chat_visible,
+    tournament_chat_history,
+    tournament_chat_post,
+)
+from social.services.notices import notification_text, unread_count
+from social.services.preferences import preferences_of, preferences_update
+from social.services.seeks import seek_current, seek_payload
 from social.state import (
     ChatHistoryFrame,
     ChatLine,
@@ -51,23 +64,23 @@ from tournaments.consumers import TournamentConsumer
 
 
 def _chat_start(game_id: int, user_id: int | None, reader_room: str) -> tuple[bool, list[ChatLine]]:
-    muted = user_id is not None and services.preferences_of(user_id).chat_muted
+    muted = user_id is not None and preferences_of(user_id).chat_muted
     if muted:
         return True, []
-    return False, services.chat_history(game_id=game_id, reader_room=reader_room)
+    return False, chat_history(game_id=game_id, reader_room=reader_room)
 
 
 def _localised(line: ChatLine, language: str) -> ChatLine:
     """A quick message in the reader's language."""
     preset = line.get("preset")
-    if preset in services.CHAT_PRESETS:
+    if preset in CHAT_PRESETS:
         with translation.override(language):
-            return {**line, "text": str(services.CHAT_PRESETS[preset])}
+            return {**line, "text": str(CHAT_PRESETS[preset])}
     return line
 
 
 def _mute_set(user: User, muted: bool) -> None:
-    services.preferences_update(user=user, chat_muted=muted)
+    preferences_update(user=user, chat_muted=muted)
 
 
 class ChatMute(GuardedJsonConsumer):
@@ -125,7 +138,7 @@ class GameChatConsumer(ChatMute, GameConsumer):
 
     @property
     def _reader_room(self) -> ChatRoom:
-        return services.chat_room_of(self.game_status, self.player_names, self._username)
+        return chat_room_of(self.game_status, self.player_names, self._username)
 
     def _localised(self, line: ChatLine) -> ChatLine:
         return _localised(line, self.language)
@@ -159,7 +172,7 @@ class GameChatConsumer(ChatMute, GameConsumer):
             text = None
         else:
             text = _string_field(content, "text")
-        await database_sync_to_async(services.chat_post)(
+        await database_sync_to_async(chat_post)(
             game_id=self._game_id, user=self.user, text=text, preset=preset or ""
         )
 
@@ -186,7 +199,7 @@ class GameChatConsumer(ChatMute, GameConsumer):
         line = event["message"]
         if self.opening_held:
             return  # a script's socket before its first state reads the history when it wants
-        if self.chat_muted or not services.chat_visible(line["room"], self._reader_room):
+        if self.chat_muted or not chat_visible(line["room"], self._reader_room):
             return
         await self.send_json(self._localised(line))
 
@@ -211,9 +224,9 @@ class GameChatConsumer(ChatMute, GameConsumer):
 
 
 def _tournament_chat_start(tournament_id: int, user_id: int | None) -> tuple[bool, list[ChatLine]]:
-    if user_id is not None and services.preferences_of(user_id).chat_muted:
+    if user_id is not None and preferences_of(user_id).chat_muted:
         return True, []
-    return False, services.tournament_chat_history(tournament_id=tournament_id)
+    return False, tournament_chat_history(tournament_id=tournament_id)
 
 
 class TournamentChatConsumer(ChatMute, TournamentConsumer):
@@ -254,7 +267,7 @@ class TournamentChatConsumer(ChatMute, TournamentConsumer):
             raise MessageError(_("The field %(field)s must be a string.") % {"field": "preset"})
         text = None if preset is not None else _string_field(content, "text")
         assert self.tournament_id is not None  # frames are read once the socket has joined
-        await database_sync_to_async(services.tournament_chat_post)(
+        await database_sync_to_async(tournament_chat_post)(
             tournament_id=self.tournament_id, user=self.user, text=text, preset=preset or ""
         )
 
@@ -289,14 +302,14 @@ def _welcome(user: User | None) -> WelcomeFrame:
     welcome: WelcomeFrame = {"type": "welcome", "username": None, "online": presence.online_count()}
     if user is None:
         return welcome
-    seek = services.seek_current(user=user)
-    received = [c for c in services.challenges_open(user=user) if c.challenged_id == user.pk]
+    seek = seek_current(user=user)
+    received = [c for c in challenges_open(user=user) if c.challenged_id == user.pk]
     welcome.update(
         {
             "username": user.get_username(),
-            "seek": services.seek_payload(seek) if seek else None,
-            "challenges": [services.challenge_payload(c) for c in received],
-            "unread": services.unread_count(user.pk),
+            "seek": seek_payload(seek) if seek else None,
+            "challenges": [challenge_payload(c) for c in received],
+            "unread": unread_count(user.pk),
         }
     )
     return welcome
@@ -304,7 +317,7 @@ def _welcome(user: User | None) -> WelcomeFrame:
 
 class LobbyConsumer(GuardedJsonConsumer):
     """One open page of a person (or an anonymous visitor, who only gets the online count).
-    Frames pass the gate's limits (``siesta_site.sockets``) first."""
+    Frames pass the gate's limits (``core.sockets``) first."""
 
     user: User | None
 
@@ -365,7 +378,7 @@ class LobbyConsumer(GuardedJsonConsumer):
             # The words of a notice in this page's language.
             notice = message["notification"]
             with translation.override(self.language):
-                text = services.notification_text(notice["kind"], notice["params"])
+                text = notification_text(notice["kind"], notice["params"])
             localised: NotificationFrame = {**message, "notification": {**notice, "text": text}}
             await self.send_json(localised)
             return

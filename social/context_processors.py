@@ -48,7 +48,7 @@ def social(request: HttpRequest) -> dict[str, Any]:
     context: dict[str, Any] = {"together_strings": together_strings}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        from social.services import unread_count
+        from social.services.notices import unread_count
         from tournaments.selectors import tournament_game_of
 
         # Read when a template first asks, once per request however often the page names them.

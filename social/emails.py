@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from siesta_site import throttling
+from core import throttling
 from social.addresses import absolute, address_confirmed
 from social.models import Notification
 
@@ -82,7 +82,8 @@ def unsubscribe_confirmed_user_id(token: str) -> int | None:
 def notification_email_send(notification: Notification) -> bool:
     """Send the e-mail of one notice, in the reader's language. False when they have no confirmed
     address, or that address had its hour's e-mails."""
-    from social.services import notification_text, preferences_of
+    from social.services.notices import notification_text
+    from social.services.preferences import preferences_of
 
     user = notification.user
     preferences = preferences_of(user.pk)

@@ -5,7 +5,7 @@ the tasks here rather than import their module, as ``games.enqueue`` explains; `
 declares each task under the name given here and ``SocialConfig.ready`` imports it. The import
 graph points one way: ``social.tasks -> social.services -> social.enqueue``.
 
-Every task goes through ``siesta_site.inprocess.enqueue``, as every app's do: through the broker
+Every task goes through ``core.inprocess.enqueue``, as every app's do: through the broker
 with Redis, in this process's background threads without one (``make run``), never inside the
 request's commit hook.
 """
@@ -16,7 +16,7 @@ import contextlib
 
 from django.core.cache import cache
 
-from siesta_site.inprocess import enqueue
+from core.inprocess import enqueue
 
 MATCH_SEEKS = "social.tasks.match_seeks"
 EMAIL_NOTIFICATION = "social.tasks.email_notification"

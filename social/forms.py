@@ -1,4 +1,5 @@
-"""Forms of the social pages: a challenge from a profile, and the notice preferences."""
+"""Forms of the social pages: a challenge from a profile or to a bot, and the notice
+preferences."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import TURN_TIME_CHOICES, Game
+from games.models import TURN_TIME_CHOICES, Game, Seat
 
 
-class ChallengeForm(forms.Form):
+class _GameSettingsForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Variant"), choices=Game.Variant.choices, initial=Game.Variant.STANDARD
     )
@@ -20,6 +21,9 @@ class ChallengeForm(forms.Form):
         coerce=int,
         initial=Game.DEFAULT_TURN_SECONDS,
     )
+
+
+class ChallengeForm(_GameSettingsForm):
     rated = forms.TypedChoiceField(
         label=_("Rated"),
         choices=[("1", _("Rated")), ("0", _("Casual"))],
@@ -30,6 +34,22 @@ class ChallengeForm(forms.Form):
 
     def service_arguments(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
+
+
+class BotChallengeForm(_GameSettingsForm):
+    """A challenge to a bot: no rated choice (bots change nobody's rating), no answer to wait
+    for."""
+
+    level = forms.ChoiceField(
+        label=_("Bot"),
+        choices=[
+            (Seat.BotLevel.EASY, _("Bot (easy)")),
+            (Seat.BotLevel.MEDIUM, _("Bot (medium)")),
+            (Seat.BotLevel.HARD, _("Bot (hard)")),
+            (Seat.BotLevel.EXPERT, _("Bot (expert)")),
+        ],
+        initial=Seat.BotLevel.EXPERT,
+    )
 
 
 class PreferencesForm(forms.Form):

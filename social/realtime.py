@@ -6,8 +6,8 @@ request that already committed never fails for it."""
 
 from __future__ import annotations
 
+from core.broadcast import group_send
 from games.realtime import game_group
-from siesta_site.broadcast import group_send
 from social.state import GameGroupEvent, LobbyPush, SocialMessageEvent, TournamentGroupEvent
 from tournaments.realtime import tournament_group
 

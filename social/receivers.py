@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from games.state import GameState
-from social import services
+from social.services.notices import (
+    tournament_games_push,
+    tournament_round_notices,
+    turn_notices_update,
+)
 
 
 def game_changed_notify(sender: Any, *, state: GameState, **kwargs: Any) -> None:
     """Receiver of ``games.signals.game_changed`` (after the commit): turn notices of slow games."""
-    services.turn_notices_update(state)
+    turn_notices_update(state)
 
 
 def round_started_notify(
@@ -25,7 +29,7 @@ def round_started_notify(
     """Receiver of ``tournaments.signals.round_started`` (after the commit): a notice to every
     player of the round, linking to their game (or the tournament for a bye), and their next
     game pushed to their open pages, which lead them there."""
-    services.tournament_round_notices(
+    tournament_round_notices(
         tournament_id=tournament_id, name=name, round_number=round, seats=seats
     )
-    services.tournament_games_push(tournament_id=tournament_id, seats=seats)
+    tournament_games_push(tournament_id=tournament_id, seats=seats)

@@ -14,6 +14,7 @@ urlpatterns = [
         name="email_confirm_resend",
     ),
     path("notifications/confirm/<str:token>/", views.email_confirm, name="email_confirm"),
+    path("bots/challenge/", views.challenge_bot, name="challenge_bot"),
     path("users/<str:username>/challenge/", views.challenge_create, name="challenge_create"),
     path(
         "challenges/<id:challenge_id>/<str:answer>/",

@@ -1,5 +1,6 @@
 """Pages of playing together: notices, their preferences, the unsubscribe link, and the
-challenge forms of a profile (without JavaScript; the scripts use the API)."""
+challenge forms of a profile and of the leaderboard's bots (without JavaScript; the scripts use
+the API)."""
 
 from __future__ import annotations
 
@@ -17,16 +18,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from siesta_site import throttling
-from siesta_site.errors import ServiceError
-from social import services
+from core import throttling
+from core.errors import ServiceError
 from social.emails import (
     unsubscribe_confirm_token,
     unsubscribe_confirmed_user_id,
     unsubscribe_expired,
     unsubscribe_user_id,
 )
-from social.forms import ChallengeForm, PreferencesForm
+from social.forms import BotChallengeForm, ChallengeForm, PreferencesForm
+from social.services import challenges as challenge_services
+from social.services import notices as notice_services
+from social.services import preferences as preference_services
 
 
 def _user(request: HttpRequest) -> Any:
@@ -41,15 +44,15 @@ def notifications(request: HttpRequest) -> HttpResponse:
     """The latest notices; the unread ones are marked, then become read."""
     user = _user(request)
     notices = [
-        {**services.notification_payload(n), "created": n.created_at}
-        for n in services.notifications_latest(user=user)
+        {**notice_services.notification_payload(n), "created": n.created_at}
+        for n in notice_services.notifications_latest(user=user)
     ]
     challenges = [
-        services.challenge_payload(c)
-        for c in services.challenges_open(user=user)
+        challenge_services.challenge_payload(c)
+        for c in challenge_services.challenges_open(user=user)
         if c.challenged_id == user.pk
     ]
-    services.notifications_mark_read(user=user)
+    notice_services.notifications_mark_read(user=user)
     return render(
         request,
         "social/notifications.html",
@@ -62,7 +65,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 def preferences(request: HttpRequest) -> HttpResponse:
     """The notice preferences and the e-mail address, with whether it is confirmed."""
     user = _user(request)
-    current = services.preferences_of(user.pk)
+    current = preference_services.preferences_of(user.pk)
     initial = {
         "email": user.email,
         "email_turns": current.email_turns,
@@ -73,11 +76,11 @@ def preferences(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         email = data.pop("email")
-        services.preferences_update(user=user, language=get_language() or "", **data)
+        preference_services.preferences_update(user=user, language=get_language() or "", **data)
         messages.success(request, _("Your preferences are saved."))
-        _confirmation_told(request, *services.email_address_set(user=user, email=email))
+        _confirmation_told(request, *preference_services.email_address_set(user=user, email=email))
         return redirect("notification_preferences")
-    confirmed = services.email_is_confirmed(user)
+    confirmed = preference_services.email_is_confirmed(user)
     return render(request, "social/preferences.html", {"form": form, "confirmed": confirmed})
 
 
@@ -96,7 +99,7 @@ def _confirmation_told(request: HttpRequest, sent: bool, wait: float | None) -> 
 @require_POST
 def email_confirm_resend(request: HttpRequest) -> HttpResponse:
     """ "Send the link again", throttled (``email_confirm`` and ``mail_address``)."""
-    _confirmation_told(request, *services.email_confirmation_send(user=_user(request)))
+    _confirmation_told(request, *preference_services.email_confirmation_send(user=_user(request)))
     return redirect("notification_preferences")
 
 
@@ -106,9 +109,9 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     link confirms nothing) that confirms the address (POST)."""
     try:
         if request.method == "POST":
-            user, done = services.email_address_confirm(token=token), True
+            user, done = preference_services.email_address_confirm(token=token), True
         else:
-            user, done = services.email_confirmation_user(token=token), False
+            user, done = preference_services.email_confirmation_user(token=token), False
     except ServiceError as exc:
         raise Http404(exc.message) from None
     return render(request, "social/email_confirm.html", {"done": done, "who": user})
@@ -131,7 +134,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         proof = request.POST.get("confirm", "")
         if not expired or unsubscribe_confirmed_user_id(proof) == user.pk:
-            services.preferences_update(user=user, email_turns=False, email_challenges=False)
+            preference_services.preferences_update(
+                user=user, email_turns=False, email_challenges=False
+            )
             done = True
     context = {
         "done": done,
@@ -155,7 +160,7 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
         messages.error(request, throttling.wait_words(wait))
         return redirect("profile", username)
     try:
-        services.challenge_create(
+        challenge_services.challenge_create(
             challenger=_user(request), username=username, **form.service_arguments()
         )
     except ServiceError as exc:
@@ -167,15 +172,34 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def challenge_bot(request: HttpRequest) -> HttpResponse:
+    """The leaderboard's "Challenge a bot": the game starts at once, and the page goes to it."""
+    form = BotChallengeForm(request.POST)
+    back = redirect("leaderboard")
+    if not form.is_valid():
+        messages.error(request, _("Choose the settings of the challenge."))
+        return back
+    try:
+        game = challenge_services.challenge_bot(challenger=_user(request), **form.cleaned_data)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return back
+    return redirect("game", game_id=game.pk)
+
+
+@login_required
+@require_POST
 def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> HttpResponse:
     try:
         if answer == "accept":
-            challenge = services.challenge_accept(challenge_id=challenge_id, user=_user(request))
+            challenge = challenge_services.challenge_accept(
+                challenge_id=challenge_id, user=_user(request)
+            )
             return redirect("game", game_id=challenge.game_id)
         if answer == "decline":
-            services.challenge_decline(challenge_id=challenge_id, user=_user(request))
+            challenge_services.challenge_decline(challenge_id=challenge_id, user=_user(request))
         else:
-            services.challenge_cancel(challenge_id=challenge_id, user=_user(request))
+            challenge_services.challenge_cancel(challenge_id=challenge_id, user=_user(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("notifications")

@@ -143,7 +143,7 @@ def engine_budget(settings):
     import types
     import uuid
 
-    from siesta_site import engine_budget as module
+    from games import engine_budget as module
 
     settings.CACHES = {
         "default": {

@@ -117,11 +117,11 @@ class _RecordingLayer:
 @pytest.fixture
 def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Broadcasts:
     """Every event the apps send to a group during the test (nothing reaches a real layer)."""
-    import siesta_site.broadcast
+    import core.broadcast
 
     recorded = Broadcasts()
     layer = _RecordingLayer(recorded)
-    monkeypatch.setattr(siesta_site.broadcast, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(core.broadcast, "get_channel_layer", lambda: layer)
     return recorded
 
 

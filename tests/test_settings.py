@@ -80,8 +80,8 @@ def test_defaults_are_sqlite_and_in_memory():
 
 def test_redis_url_selects_redis_layer_and_broker():
     loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
-    # channels_redis's layer with a blocking connection pool (siesta_site/channel_layer.py)
-    assert loaded["channel_layer"] == "siesta_site.channel_layer.RedisChannelLayer"
+    # channels_redis's layer with a blocking connection pool (core/channel_layer.py)
+    assert loaded["channel_layer"] == "core.channel_layer.RedisChannelLayer"
     # Throttle counts are shared by every server process; dead channels leave groups in 5 minutes.
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert loaded["group_expiry"] == 300
@@ -137,8 +137,8 @@ def test_production_with_everything_set():
     assert loaded["debug"] is False
     assert loaded["session_cookie_secure"] is True
     assert loaded["engine"] == "django.db.backends.postgresql"
-    # channels_redis's layer with a blocking connection pool (siesta_site/channel_layer.py)
-    assert loaded["channel_layer"] == "siesta_site.channel_layer.RedisChannelLayer"
+    # channels_redis's layer with a blocking connection pool (core/channel_layer.py)
+    assert loaded["channel_layer"] == "core.channel_layer.RedisChannelLayer"
     assert loaded["allowed_hosts"] == ["siesta.example"]
     assert loaded["csrf_trusted_origins"] == []  # no localhost default in production
     assert loaded["hsts_seconds"] >= 365 * 24 * 3600

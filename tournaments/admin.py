@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from siesta_site.errors import InvalidInput, ServiceError
+from core.errors import InvalidInput, ServiceError
 from tournaments import services
 from tournaments.models import Format, Recurrence, Schedule, Tournament, TournamentPlayer
 from tournaments.services import SETTING_NAMES, tournament_settings_check

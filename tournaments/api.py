@@ -1,5 +1,5 @@
 """The tournaments API (API.md, Tournaments): thin views over ``tournaments.services`` (writes)
-and ``tournaments.selectors`` (reads); errors take the shape of ``siesta_site.api.errors``."""
+and ``tournaments.selectors`` (reads); errors take the shape of ``core.api.errors``."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from core.api.base import SiestaApi, signed_in_user
+from core.api.errors import error_responses
+from core.api.fields import StrictBooleanField
+from core.credentials import TOURNAMENTS
+from core.errors import NotFound
+from core.throttling import TournamentCreateThrottle
 from games.models import Game
-from siesta_site.api.base import SiestaApi, signed_in_user
-from siesta_site.api.errors import error_responses
-from siesta_site.api.fields import StrictBooleanField
-from siesta_site.credentials import TOURNAMENTS
-from siesta_site.errors import NotFound
-from siesta_site.throttling import TournamentCreateThrottle
 from tournaments import selectors, services
 from tournaments.models import Format, Tournament, Visibility
 

@@ -3,7 +3,7 @@
 Read only: the consumer sends the tournament on connect and whenever the services push a new
 state (join, leave, start, a game's end, a new round). ``{"type": "sync"}`` asks for the current
 state again, as on the game socket. Frames pass the limits of every socket of the site first
-(``siesta_site.sockets.GuardedJsonConsumer``).
+(``core.sockets.GuardedJsonConsumer``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from siesta_site.sockets import GuardedJsonConsumer
+from core.sockets import GuardedJsonConsumer
 from tournaments import realtime
 from tournaments.models import Tournament
 from tournaments.selectors import can_see, tournament_get, tournament_state

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siesta_site.broadcast import group_send
+from core.broadcast import group_send
 from tournaments.state import TournamentState, TournamentStateEvent
 
 

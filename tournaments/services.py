@@ -29,12 +29,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from games import services as games
 from games.game_settings import TEAM_PLAYERS, GameSettings, least_players, turn_time_message
 from games.models import Game
 from games.selectors import outcome_of
 from ratings.models import Rating
-from siesta_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from tournaments import realtime
 from tournaments.arena import DEFAULT_RATING, Waiting, arena_tables
 from tournaments.models import (

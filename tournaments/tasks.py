@@ -1,6 +1,6 @@
 """Celery tasks of the tournaments app. Thin: they take ids and call services.
 
-They run like every app's tasks (``siesta_site.inprocess``): through the broker with Redis,
+They run like every app's tasks (``core.inprocess``): through the broker with Redis,
 in-process threads without; ``sweep`` is in ``CELERY_BEAT_SCHEDULE``, so ``make beat`` sends it
 and the in-process beat of ``make run`` runs it.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from celery import shared_task
 
-from siesta_site.inprocess import enqueue
+from core.inprocess import enqueue
 from tournaments import services
 
 

@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import NotFound, ServiceError
+from core.throttling import TOURNAMENT_CREATE, wait_words
 from games.models import Game, turn_time_label
-from siesta_site.errors import NotFound, ServiceError
-from siesta_site.throttling import TOURNAMENT_CREATE, wait_words
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Format, Tournament, Visibility

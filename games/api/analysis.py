@@ -10,10 +10,10 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.base import SiestaApi
+from core.api.serializers import ErrorSerializer
 from games.analysis import analysis_state
 from games.models import Analysis
-from siesta_site.api.base import SiestaApi
-from siesta_site.api.serializers import ErrorSerializer
 
 
 class AnalysisTurnSerializer(serializers.Serializer[Any]):

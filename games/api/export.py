@@ -25,11 +25,11 @@ from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
+from core.api.base import SiestaApi
+from core.api.errors import error_responses
 from games import selectors
 from games.api.serializers import ExportedGameSerializer
 from games.models import Game
-from siesta_site.api.base import SiestaApi
-from siesta_site.api.errors import error_responses
 
 EXPORT_PAGE = 50
 """Games read from the database at a time."""

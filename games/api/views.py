@@ -1,6 +1,6 @@
 """The games API (API.md, Games): thin interfaces over ``games.services`` (writes) and
 ``games.selectors`` (reads). Each view parses its input, calls one service or selector and shapes
-the answer; errors take the shape described in ``siesta_site.api.errors``."""
+the answer; errors take the shape described in ``core.api.errors``."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from core.api.base import SiestaApi, signed_in_user
+from core.api.errors import error_responses
+from core.api.fields import QueryBooleanField, StrictBooleanField
+from core.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
+from core.credentials import PLAY
 from games import selectors, services
 from games.api.serializers import GameRecordSerializer, GameSerializer
 from games.models import Game, Seat
 from games.state import GameState
-from siesta_site.api.base import SiestaApi, signed_in_user
-from siesta_site.api.errors import error_responses
-from siesta_site.api.fields import QueryBooleanField, StrictBooleanField
-from siesta_site.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
-from siesta_site.credentials import PLAY
 
 
 def _game_state(game_id: int) -> GameState:

@@ -1,4 +1,4 @@
-"""The worker side of the engine pool (``siesta_site.engine_budget``): a search with a hard CPU
+"""The worker side of the engine pool (``games.engine_budget``): a search with a hard CPU
 cap, measured in CPU seconds.
 
 Standard library only, like the engine: the pool's processes are spawned fresh and import this

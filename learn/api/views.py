@@ -1,7 +1,7 @@
 """The learn API: the analysis board's engine answers and puzzle attempts. Thin interfaces over
 ``learn.board`` (pure engine work) and ``learn.services``; anyone may call them (signed out
 too). The analysis calls cost CPU: they share a scoped throttle (``analysis``) and, with hints
-and puzzle checks, the caller's engine budget (``siesta_site.engine_budget``: 429 with
+and puzzle checks, the caller's engine budget (``games.engine_budget``: 429 with
 ``Retry-After`` when spent); their searches run in the engine pool."""
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from core.api.base import SiestaApi
+from core.api.errors import error_responses
+from core.api.pagination import PageNumberPagination
+from core.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
+from core.credentials import PLAY, READ
+from games.engine_budget import request_ident, search
 from games.models import Game
 from learn import board, selectors, services
 from learn.messages import board_error_message, translate_line
 from learn.models import Puzzle
 from learn.views import DONE_KEY, puzzle_done, source_links, theme_names
-from siesta_site.api.base import SiestaApi
-from siesta_site.api.errors import error_responses
-from siesta_site.api.pagination import PageNumberPagination
-from siesta_site.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
-from siesta_site.credentials import PLAY, READ
-from siesta_site.engine_budget import request_ident, search
 
 RECORD_HELP = "A game record (RULES.md, Notation); the position after its moves is analysed."
 POSITION_HELP = (

@@ -8,8 +8,10 @@ from django import template
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
-from social import presence, services
+from social import presence
 from social.models import ChatMessage
+from social.services.chat import CHAT_PRESETS
+from social.services.rematch import rematch_status
 from tournaments import selectors as tournament_selectors
 
 register = template.Library()
@@ -39,7 +41,7 @@ def _chat_strings() -> dict[str, str]:
 def _chat_common(user: Any) -> dict[str, Any]:
     return {
         "user": user,
-        "presets": [(key, str(label)) for key, label in services.CHAT_PRESETS.items()],
+        "presets": [(key, str(label)) for key, label in CHAT_PRESETS.items()],
         "limit": ChatMessage.MAX_LENGTH,
         "strings": _chat_strings(),
     }
@@ -84,7 +86,7 @@ def rematch_buttons(context: dict[str, Any], game: Game) -> dict[str, Any]:
             "tournament": state,
             "standings": state["standings"][:TOURNAMENT_ROWS],
         }
-    status = services.rematch_status(game_id=game.pk) if seated else None
+    status = rematch_status(game_id=game.pk) if seated else None
     return {"game": game, "seated": seated, "status": status, "user": user}
 
 
@@ -99,6 +101,19 @@ def challenge_box(context: dict[str, Any], player: Any) -> dict[str, Any]:
         "user": user,
         "show": user.is_authenticated and user.pk != player.pk,
         "form": ChallengeForm(),
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("social/_bot_challenge.html", takes_context=True)
+def bot_challenge_box(context: dict[str, Any]) -> dict[str, Any]:
+    """ "Challenge a bot" (the expert first) beside the bots' performances on the leaderboard:
+    the game starts at once."""
+    from social.forms import BotChallengeForm
+
+    return {
+        "user": context["user"],
+        "form": BotChallengeForm(),
         "csrf_token": context.get("csrf_token"),
     }
 

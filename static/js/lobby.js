@@ -1,7 +1,8 @@
 /*
  * The lobby: the "new game" form shows only the seats the chosen number of players has, offers
- * teams only with 4 players and Rated only when a seat is left to a person (the server checks all
- * three again); the game lists refresh themselves every few seconds while the page is visible.
+ * each mode only with the numbers of players the server lists on its option (`data-players`,
+ * from GameSettings) and Rated only when a seat is left to a person (the server checks all three
+ * again); the game lists refresh themselves every few seconds while the page is visible.
  */
 function main() {
   const POLL_MS = 5000;
@@ -23,10 +24,13 @@ function main() {
         select.disabled = !shown;
         if (shown && select.value === "person") person = true;
       }
-      const teams = mode.querySelector('option[value="teams"]');
-      if (teams) {
-        teams.disabled = count !== 4;
-        if (count !== 4 && mode.value === "teams") mode.value = "ffa";
+      for (const option of mode.options) {
+        if (option.dataset.players === undefined) continue;
+        option.disabled = !option.dataset.players.split(" ").includes(String(count));
+      }
+      if (mode.selectedOptions[0]?.disabled) {
+        const allowed = [...mode.options].find((option) => !option.disabled);
+        if (allowed) mode.value = allowed.value;
       }
       if (rated && casual) {
         rated.disabled = !person;

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import PersonalAccessToken
 from accounts.services import personal_token_create
-from siesta_site.credentials import PERSONAL_TOKEN_PREFIX, secret_digest
+from core.credentials import PERSONAL_TOKEN_PREFIX, secret_digest
 from tests.factories import PASSWORD, UserFactory
 from tests.games.factories import make_game
 from tests.tournaments.factories import make_tournament

@@ -9,9 +9,9 @@ from pathlib import Path
 from django.conf import settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from siesta_site.api.authentication import required_scope
-from siesta_site.api.base import SiestaApi
-from siesta_site.credentials import ANY_SCOPE
+from core.api.authentication import required_scope
+from core.api.base import SiestaApi
+from core.credentials import ANY_SCOPE
 
 METHODS = ("get", "post", "put", "patch", "delete")
 PUBLIC = {"/api/schema/", "/api/docs/"}

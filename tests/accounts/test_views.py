@@ -73,10 +73,10 @@ def test_a_forgotten_password_is_reset_through_the_site_pages(client):
 
     from django.core import mail
 
-    from social import services
+    from social.services.preferences import preferences_update
 
     ana = UserFactory(username="ana", email="ana@example.com")
-    services.preferences_update(user=ana, email_confirmed="ana@example.com")
+    preferences_update(user=ana, email_confirmed="ana@example.com")
     form = client.get(RESET).content.decode()
     assert "site-header" in form
     assert "Django" not in form
@@ -109,10 +109,10 @@ def test_a_password_reset_is_mailed_to_a_confirmed_address_only(client):
     (an unconfirmed one may be a typo, or a stranger's)."""
     from django.core import mail
 
-    from social import services
+    from social.services.preferences import preferences_update
 
     confirmed = UserFactory(username="ana", email="ana@example.com")
-    services.preferences_update(user=confirmed, email_confirmed="ana@example.com")
+    preferences_update(user=confirmed, email_confirmed="ana@example.com")
     UserFactory(username="bo", email="bo@example.com")  # never confirmed
 
     assert client.post(RESET, {"email": "bo@example.com"}).status_code == 302
@@ -128,8 +128,8 @@ def test_password_resets_are_throttled_per_address_asked_for_and_per_client(
 ):
     from django.core import mail
 
-    from siesta_site.throttling import Rate
-    from social import services
+    from core.throttling import Rate
+    from social.services.preferences import preferences_update
 
     per_address = Rate.parse(real_throttles["password_reset_address"])
     per_client = Rate.parse(real_throttles["password_reset"])
@@ -137,7 +137,7 @@ def test_password_resets_are_throttled_per_address_asked_for_and_per_client(
     assert per_client is not None
     assert per_address.count < per_client.count
     ana = UserFactory(username="ana", email="ana@example.com")
-    services.preferences_update(user=ana, email_confirmed=ana.email)
+    preferences_update(user=ana, email_confirmed=ana.email)
     for _ in range(per_address.count):
         assert client.post(RESET, {"email": "ana@example.com"}).status_code == 302
     refused = client.post(RESET, {"email": "ana@example.com"}, HTTP_ACCEPT_LANGUAGE="es")

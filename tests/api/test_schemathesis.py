@@ -59,7 +59,7 @@ schema.config.generation.update(
     max_examples=EXAMPLES,
     deterministic=True,
     database="none",
-    # JSON with a NUL character is refused (400, siesta_site.safejson: PostgreSQL cannot store
+    # JSON with a NUL character is refused (400, core.safejson: PostgreSQL cannot store
     # one), as docs/api.md says: no string of the API may hold one.
     allow_x00=False,
 )

@@ -8,7 +8,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from games.engine import Turn, scoring_turns
+from games.engine import Turn
+from games.engine.search import scoring_turns
 from games.models import Game
 from games.selectors import game_get, position_of
 

@@ -11,7 +11,7 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.selectors import game_get, position_of
 from tests.browser.conftest import DESKTOP, PASSWORD, PHONE, off_the_loop
 from tests.browser.helpers import cell, play_turn_by_clicking, quick_turn, start_bot_game
@@ -102,7 +102,7 @@ def test_the_start_button_names_the_bots(pages, player):
 
 
 def _confirmed_address(user, address: str) -> None:
-    from social.services import preferences_update
+    from social.services.preferences import preferences_update
 
     user.email = address
     user.save(update_fields=["email"])

@@ -14,7 +14,7 @@ from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.selectors import game_get, position_of
 from ratings.models import Rating
 from tests.browser.conftest import DESKTOP, PHONE, off_the_loop

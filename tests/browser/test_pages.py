@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.selectors import game_get, position_of
 from tests.browser.conftest import DESKTOP, PHONE, off_the_loop
 from tests.factories import PASSWORD, UserFactory

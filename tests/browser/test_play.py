@@ -63,6 +63,20 @@ def test_a_bot_game_from_the_lobby_defaults_is_played_to_the_end_by_clicking(pag
     screenshot(page, "result-desktop")
 
 
+def test_the_lobby_offers_teams_only_with_the_players_the_server_allows(page):
+    """lobby.js reads each mode's ``data-players`` (GameSettings): teams with 4 players only."""
+    page.goto("/play/")
+    page.locator("details.more-options summary").click()
+    teams = page.locator('#id_mode option[value="teams"]')
+    expect(teams).to_be_disabled()
+    page.select_option("#id_players", "4")
+    expect(teams).to_be_enabled()
+    page.select_option("#id_mode", "teams")
+    page.select_option("#id_players", "3")
+    expect(teams).to_be_disabled()
+    expect(page.locator("#id_mode")).to_have_value("ffa")
+
+
 def test_an_illegal_placement_is_explained_next_to_the_board(page, screenshot):
     start_bot_game(page)
     place(page, "S", "F6")

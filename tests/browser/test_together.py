@@ -19,7 +19,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from games import services as game_services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Game
 from games.selectors import game_get, position_of
 from tests.browser.conftest import _with_table_lock_retries, off_the_loop

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Position, Turn, best_turn, random_turn, scoring_turns
+from games.engine import Position, Turn
 from games.engine.notation import CELLS, SIZE
+from games.engine.search import best_turn, random_turn, scoring_turns
 
 # The rules case "no-scoring-move": after seat 1 plays HH9 HI9 HJ9, seat 2 (of 4) cannot score.
 NO_SCORING_MOVE_BOARD = [

@@ -20,11 +20,13 @@ DJANGO_IMPORT = re.compile(
 GAME_WITHOUT_DJANGO = """
 import sys
 import games.engine as engine
+from games.engine.record import GameRecord, replay_report
+from games.engine.search import best_turn
 
 pos = engine.Position(players=3, variant="classic")
 for _ in range(4):
-    pos.play(engine.best_turn(pos).turn)
-report = engine.replay_report(engine.GameRecord.from_json({"moves": ["SE6 RF6 HG6"]}))
+    pos.play(best_turn(pos).turn)
+report = replay_report(GameRecord.from_json({"moves": ["SE6 RF6 HG6"]}))
 assert report["scores"] == [1, 0], report
 loaded = sorted(name for name in sys.modules if name.split(".")[0] in ("django", "siesta_site"))
 assert not loaded, loaded
@@ -82,3 +84,48 @@ def test_engine_module_imports_only_the_standard_library_and_itself(path):
             f"{path.name} imports {module}, which is neither the standard library nor the engine"
         )
     assert not DJANGO_IMPORT.search(path.read_text(encoding="utf-8")), path.name
+
+
+NAMESPACE = {
+    "Position",
+    "PlayedTurn",
+    "Termination",
+    "Turn",
+    "Placement",
+    "Piece",
+    "Cell",
+    "cell_name",
+    "parse_cell",
+    "GameOutcome",
+    "SeatResult",
+    "EngineError",
+    "IllegalMoveError",
+    "NotationError",
+    "GameOverError",
+    "SetupError",
+}
+"""What ``games.engine`` itself exports (issue 28): the position, the turn and its parts, the
+cells' names, the outcome and the refusals, as ``chess`` does for python-chess. Search, study,
+records, the codec and the SVG board are imported from their modules."""
+
+
+def test_the_engine_package_exports_only_what_playing_a_game_needs():
+    import types
+
+    import games.engine
+
+    assert set(games.engine.__all__) == NAMESPACE
+    public = {
+        name
+        for name, value in vars(games.engine).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+    assert public == NAMESPACE
+
+
+def test_a_name_left_to_its_module_is_not_in_the_package():
+    import games.engine
+    from games.engine.search import best_turn
+
+    assert not hasattr(games.engine, "best_turn")
+    assert best_turn.__module__ == "games.engine.search"

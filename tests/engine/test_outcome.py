@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import GameOutcome, SeatResult, Verdict
+from games.engine import GameOutcome, SeatResult
+from games.engine.outcome import Verdict
 
 
 @pytest.mark.parametrize(

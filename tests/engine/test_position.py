@@ -14,8 +14,8 @@ from games.engine import (
     Position,
     Termination,
     Turn,
-    best_turn,
 )
+from games.engine.search import best_turn
 from tests.engine.helpers import NO_SCORING_MOVE_BOARD, pick_turn, reference_worths, snapshot
 
 EMPTY_ROW = "." * 12

@@ -10,22 +10,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
-    GameRecord,
-    IllegalMoveError,
-    Piece,
-    Placement,
-    Position,
-    Termination,
-    Turn,
-    best_turn,
-    cell_name,
-    random_turn,
-    replay,
-    scoring_turns,
-)
+from games.engine import IllegalMoveError, Piece, Placement, Position, Termination, Turn, cell_name
 from games.engine.notation import CELLS, SIZE
 from games.engine.position import ROOFS_PER_PLAYER, TOTAL_SHADOWS, TOTAL_SUNS
+from games.engine.record import GameRecord, replay
+from games.engine.search import best_turn, random_turn, scoring_turns
 from tests.engine.helpers import (
     NEIGHBOURS,
     cells_holding,

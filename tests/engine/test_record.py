@@ -9,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import (
-    EngineError,
-    GameRecord,
-    IllegalMoveError,
-    RecordError,
-    Termination,
-    replay,
-    replay_report,
-)
+from games.engine import EngineError, IllegalMoveError, Termination
+from games.engine.errors import RecordError
+from games.engine.record import GameRecord, replay, replay_report
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import GameRecord, best_turn, replay, replay_report
+from games.engine.record import GameRecord, replay, replay_report
+from games.engine.search import best_turn
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = REPO_ROOT.parent / "shared" / "rules-cases"

@@ -5,12 +5,11 @@ import random
 
 import pytest
 
-from games.engine import (
-    Piece,
-    Placement,
-    Position,
-    Termination,
-    Turn,
+from games.engine import Piece, Placement, Position, Termination, Turn
+from games.engine.errors import IllegalMoveError
+from games.engine.notation import CELLS, parse_cell
+from games.engine.scoring import _exhaustive_best
+from games.engine.search import (
     best_turn,
     best_turns,
     has_scoring_turn,
@@ -18,9 +17,6 @@ from games.engine import (
     random_turn,
     scoring_turns,
 )
-from games.engine.errors import IllegalMoveError
-from games.engine.notation import CELLS, parse_cell
-from games.engine.scoring import _exhaustive_best
 from tests.engine.helpers import NEIGHBOURS, NO_SCORING_MOVE_BOARD, snapshot
 
 

@@ -3,13 +3,9 @@ turns, the reach of a turn in progress, the checks of a hand-made setup and the 
 
 import pytest
 
-from games.engine import (
-    IllegalMoveError,
-    Position,
-    SetupError,
-    Termination,
-    Turn,
-    best_turn,
+from games.engine import IllegalMoveError, Position, SetupError, Termination, Turn
+from games.engine.search import best_turn
+from games.engine.study import (
     check_setup,
     plain_worth,
     position_for,

@@ -11,7 +11,8 @@ from rest_framework.test import APIClient
 
 from games import bots, selectors, services, tasks
 from games.analysis import analysis_compute, analysis_state, game_analyse
-from games.engine import Position, best_turn
+from games.engine import Position
+from games.engine.search import best_turn
 from games.models import Analysis, Game
 from tests.games.factories import make_game
 

@@ -14,8 +14,9 @@ from django.core.management import CommandError, call_command
 from bench import botmatch, bots_bench
 from games import bots
 from games.bots import HardSettings, choose_turn, hard_turn
-from games.engine import Position, Termination, best_turn
+from games.engine import Position, Termination
 from games.engine.expert import Expert, ExpertSettings, expert_turn
+from games.engine.search import best_turn
 
 SHAPES = [(players, variant) for players in (2, 3, 4) for variant in ("standard", "classic")]
 QUICK_HARD = HardSettings(width=3, deep=2, budget=0.1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import InvalidInput
 from games.game_settings import TEAM_PLAYERS, GameSettings, least_players
-from siesta_site.errors import InvalidInput
 
 
 def test_the_defaults_are_a_two_player_standard_game():

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.selectors import game_get, game_state, position_of
 from games.views import client_strings
 from tests.factories import UserFactory

@@ -1,6 +1,6 @@
 """Bot turns and analyses through the Celery task path (eager here; a real worker in
 test_worker_integration.py). The in-process mode used without a broker:
-tests/siesta_site/test_inprocess.py."""
+tests/core/test_inprocess.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from django.db import connections
 from django.utils import timezone
 
 from games import selectors, services, tasks
-from games.engine import GameRecord, best_turn, replay
+from games.engine.record import GameRecord, replay
+from games.engine.search import best_turn
 from games.models import Analysis, Game, Seat, Turn
 from tests.games.factories import make_game
 

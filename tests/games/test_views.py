@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
@@ -97,6 +99,39 @@ def test_the_lobby_start_button_says_which_bot(client, user):
     words = re.search(r'<script id="lobby-strings" type="application/json">(.*?)</script>', content)
     assert words is not None
     assert json.loads(words.group(1))["names"]["hard"] == "Bot (hard)"
+
+
+def test_the_lobby_offers_each_mode_with_the_player_counts_the_server_allows(client, user):
+    """The page does not decide that teams need 4 players: each mode's option says with which
+    numbers of players it may be chosen (``GameSettings``), and lobby.js reads only that."""
+    client.force_login(user)
+    content = client.get(reverse("lobby")).content.decode()
+    options = dict(
+        re.findall(r'<option value="(ffa|teams)"[^>]*? data-players="([\d ]*)"', content)
+    )
+    assert options == {"ffa": "2 3 4", "teams": "4"}
+    script = (Path(settings.BASE_DIR) / "static" / "js" / "lobby.js").read_text()
+    assert "teams" not in script
+    assert not re.search(r"[!=]==? ?4\b", script)
+
+
+def test_the_lobby_refuses_a_team_game_of_three_in_the_services_words(client, user):
+    client.force_login(user)
+    response = client.post(
+        reverse("lobby"),
+        {
+            "players": 3,
+            "mode": "teams",
+            "variant": "standard",
+            "rated": "casual",
+            "turn_seconds": 60,
+            "seat_2": "medium",
+            "seat_3": "medium",
+        },
+    )
+    assert response.status_code == 200
+    assert "Team games need 4 players." in response.content.decode()
+    assert not Game.objects.exists()
 
 
 def test_the_score_strip_is_offered_in_games_of_three_and_four(client, user):

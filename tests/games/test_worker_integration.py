@@ -18,7 +18,7 @@ import redis
 from django.conf import settings as django_settings
 
 from games import selectors, services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Analysis, Game
 from tests.games.factories import make_game
 from tests.reliability.live import database_url, wait_for

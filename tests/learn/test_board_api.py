@@ -7,7 +7,10 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from games.engine import GameRecord, Position, best_turn, legal_turns, top_turns
+from games.engine import Position
+from games.engine.record import GameRecord
+from games.engine.search import best_turn, legal_turns
+from games.engine.study import top_turns
 from tests.learn.helpers import recorded
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from games.engine import GameRecord, Turn, top_turns, turn_reach
+from games.engine import Turn
+from games.engine.record import GameRecord
+from games.engine.study import top_turns, turn_reach
 from learn import board
 from tests.learn.helpers import recorded
 

@@ -11,14 +11,10 @@ from rest_framework.test import APIClient
 
 from games import selectors, services
 from games.analysis import analysis_compute, game_analyse
-from games.engine import (
-    GameRecord,
-    Position,
-    best_turn,
-    legal_turns,
-    single_best,
-    solution_cores,
-)
+from games.engine import Position
+from games.engine.record import GameRecord
+from games.engine.search import best_turn, legal_turns
+from games.engine.study import single_best, solution_cores
 from games.models import Game
 from learn import services as learn_services
 from learn.models import Puzzle, PuzzleAttempt, PuzzlePlayer, ScannedGame

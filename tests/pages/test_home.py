@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Game
 from games.selectors import game_get, games_listed, games_waiting_for, position_of
 from learn.models import DailyPuzzle

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Game
 from games.selectors import game_get, game_seats, position_of
 from tests.games.factories import make_game

@@ -10,6 +10,7 @@ from ratings.elo import (
     game_changes,
     is_provisional,
     k_factor,
+    performance,
     team_changes,
 )
 
@@ -222,3 +223,31 @@ def test_the_formula_does_not_need_django():
 
     code = "import sys, ratings.elo; assert 'django' not in sys.modules, 'django was imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- bot performance -----------------------------------------------------------------------------
+
+
+def test_performance_is_the_rating_whose_expected_score_is_the_score_made():
+    # 7 of 10 against 1500: 1500 + 400 × log10(7 / 3) = 1647.19.
+    assert performance([(1500.0, 10, 7.0)]) == pytest.approx(1647.19, abs=0.01)
+    results = [(1400.0, 3, 2.5), (1650.0, 5, 2.0), (1900.0, 2, 0.5)]
+    found = performance(results)
+    expected = sum(n * expected_score(found, rating) for rating, n, _ in results)
+    assert expected == pytest.approx(5.0, abs=1e-9)
+
+
+def test_performance_of_an_even_score_against_one_rating_is_that_rating():
+    assert performance([(1720.0, 4, 2.0)]) == pytest.approx(1720.0, abs=1e-9)
+
+
+def test_a_perfect_or_empty_score_stops_800_beyond_the_people_met():
+    assert performance([(1400.0, 2, 2.0), (1600.0, 1, 1.0)]) == 2400.0
+    assert performance([(1400.0, 2, 0.0), (1600.0, 1, 0.0)]) == 600.0
+
+
+def test_performance_needs_a_result():
+    with pytest.raises(ValueError, match="at least one result"):
+        performance([])
+    with pytest.raises(ValueError, match="at least one result"):
+        performance([(1500.0, 0, 0.0)])

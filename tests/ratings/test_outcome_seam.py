@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accounts.selectors import user_recent_games
 from games.engine import GameOutcome
 from ratings import elo
 from ratings.models import RatedGame
-from ratings.selectors import user_recent_games
 from tests.factories import UserFactory
 from tests.ratings.play import resigned_game
 

@@ -91,7 +91,7 @@ def site_env(**values: str) -> dict[str, str]:
             "SIESTA_INPROCESS_BEAT": "0",
             "SIESTA_WS_CONNECTIONS_PER_ADDRESS": "500",
             # The races send far more than a person would, all from 127.0.0.1: the throttles
-            # (tested apart, tests/siesta_site/test_throttling.py) would answer 429.
+            # (tested apart, tests/core/test_throttling.py) would answer 429.
             **{f"SIESTA_THROTTLE_{scope}": "off" for scope in THROTTLE_SCOPES},
             "PYTHONUNBUFFERED": "1",
         }

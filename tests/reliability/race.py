@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Position, best_turn, scoring_turns
+from games.engine import Position
+from games.engine.search import best_turn, scoring_turns
 from tests.reliability.live import Rest, Socket
 
 

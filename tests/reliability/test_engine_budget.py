@@ -10,9 +10,9 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from games.engine_budget import user_ident
 from games.models import Game
 from learn.models import Puzzle
-from siesta_site.engine_budget import user_ident
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.test_consumers import (  # noqa: F401 - fixtures

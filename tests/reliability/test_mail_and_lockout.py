@@ -9,9 +9,9 @@ from django.core import mail
 from django.test import Client
 from rest_framework.test import APIClient
 
-from siesta_site.throttling import Rate
-from social import services
+from core.throttling import Rate
 from social.models import Challenge
+from social.services.preferences import preferences_update
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,7 @@ def test_a_confirmed_address_gets_at_most_its_hours_mails(
     """Many challengers at once against a confirmed address: the notices stay on the site, the
     mails stop at ``mail_address`` an hour."""
     victim = UserFactory(username="v", email="v@example.com")
-    services.preferences_update(user=victim, email_challenges=True, email_confirmed=victim.email)
+    preferences_update(user=victim, email_challenges=True, email_confirmed=victim.email)
     with django_capture_on_commit_callbacks(execute=True):
         for number in range(30):
             api = APIClient(REMOTE_ADDR=f"198.51.100.{number + 1}")
@@ -75,7 +75,7 @@ def test_twenty_anonymous_reset_requests_send_at_most_the_addresss_limit(real_th
     """The probe: 20 anonymous posts of the reset form for one address. Before: 20 mails. Now:
     ``password_reset_address`` mails at most, then 429 (and unconfirmed addresses get none)."""
     owner = UserFactory(username="o", email="o@example.com")
-    services.preferences_update(user=owner, email_confirmed=owner.email)
+    preferences_update(user=owner, email_confirmed=owner.email)
     UserFactory(username="u", email=STRANGER)  # set, never confirmed
     answers = [
         Client(REMOTE_ADDR=f"192.0.2.{n + 1}")

@@ -13,7 +13,8 @@ import pytest
 from django.conf import settings as django_settings
 from websockets.exceptions import ConnectionClosed
 
-from games.engine import Position, best_turn
+from games.engine import Position
+from games.engine.search import best_turn
 from tests.reliability.live import (
     PORTS,
     Process,

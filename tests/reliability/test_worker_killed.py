@@ -15,7 +15,7 @@ import redis
 from django.conf import settings as django_settings
 
 from games import services, tasks
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Game, Turn
 from games.selectors import game_get, position_of
 from tests.games.factories import make_game

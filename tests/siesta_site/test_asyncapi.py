@@ -23,7 +23,7 @@ CONSUMERS = [
     ROOT / "games" / "consumers.py",
     ROOT / "social" / "consumers.py",
     ROOT / "tournaments" / "consumers.py",
-    ROOT / "siesta_site" / "sockets.py",
+    ROOT / "core" / "sockets.py",
 ]
 
 

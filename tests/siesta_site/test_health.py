@@ -11,9 +11,9 @@ import redis
 from django.conf import settings as django_settings
 from django.db import connections
 
-from siesta_site import broadcast
+from core import broadcast
+from core.inprocess import dispatch
 from siesta_site.celery import app
-from siesta_site.inprocess import dispatch
 
 HEALTH = "/health/"
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -14,12 +14,9 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import PersonalAccessToken
 from accounts.services import personal_token_create, personal_token_revoke
+from core import sockets
 from games.models import Game
-from siesta_site import sockets
-from tests.factories import UserFactory
-from tests.games.factories import make_game
-from tests.games.test_consumers_abuse import closed_with
-from tests.siesta_site.test_sockets import (  # noqa: F401 - fixtures
+from tests.core.test_sockets import (  # noqa: F401 - fixtures
     TIMEOUT,
     first_frame,
     layer,
@@ -28,6 +25,9 @@ from tests.siesta_site.test_sockets import (  # noqa: F401 - fixtures
     signed_in_client,
     token_socket,
 )
+from tests.factories import UserFactory
+from tests.games.factories import make_game
+from tests.games.test_consumers_abuse import closed_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ from datetime import datetime
 
 from games import services as game_services
 from games.models import Game
-from social import services
 from social.models import Seek
+from social.services.seeks import SEEK_LIFETIME, seek_create
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 
@@ -18,11 +18,11 @@ def make_seek(
 ) -> Seek:
     """A waiting seek; ``at`` backdates it (the matcher measures waits from ``created_at``),
     ``rating`` overrides the rating it was made with."""
-    seek = services.seek_create(user=user or UserFactory(), **options)
+    seek = seek_create(user=user or UserFactory(), **options)
     changes = {}
     if at is not None:
         changes["created_at"] = at
-        changes["expires_at"] = at + services.SEEK_LIFETIME
+        changes["expires_at"] = at + SEEK_LIFETIME
     if rating is not None:
         changes["rating"] = rating
     if changes:

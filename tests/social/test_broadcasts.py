@@ -12,7 +12,11 @@ from django.test import TestCase
 
 from games import services as game_services
 from games.state import GameFrame, GameStateEvent
-from social import services
+from social.services.challenges import challenge_accept, challenge_create, challenge_decline
+from social.services.chat import chat_post, chat_remove
+from social.services.notices import SLOW_TURN_SECONDS
+from social.services.rematch import rematch_ask, rematch_status
+from social.services.seeks import seek_cancel
 from social.state import (
     ChatFrame,
     ChatMessageEvent,
@@ -51,20 +55,20 @@ def test_every_social_broadcast(broadcasts):
     _committed(make_seek, user=ana)
     _committed(make_seek, user=bo)  # matched with ana's
     cancelled = _committed(make_seek, user=cy)
-    _committed(services.seek_cancel, seek_id=cancelled.pk, user=cy)
-    accepted = _committed(services.challenge_create, challenger=ana, username="cy")
-    _committed(services.challenge_accept, challenge_id=accepted.pk, user=cy)
-    declined = _committed(services.challenge_create, challenger=bo, username="cy")
-    _committed(services.challenge_decline, challenge_id=declined.pk, user=cy)
-    slow = make_game(users=[ana, bo], turn_seconds=services.SLOW_TURN_SECONDS)
+    _committed(seek_cancel, seek_id=cancelled.pk, user=cy)
+    accepted = _committed(challenge_create, challenger=ana, username="cy")
+    _committed(challenge_accept, challenge_id=accepted.pk, user=cy)
+    declined = _committed(challenge_create, challenger=bo, username="cy")
+    _committed(challenge_decline, challenge_id=declined.pk, user=cy)
+    slow = make_game(users=[ana, bo], turn_seconds=SLOW_TURN_SECONDS)
     _committed(play_best_turn, game=slow)  # bo's turn in a slow game: a notice
-    line = _committed(services.chat_post, game_id=slow.pk, user=ana, text="<b>hi</b> ¡olé!")
-    _committed(services.chat_post, game_id=slow.pk, user=bo, preset="gg")
-    _committed(services.chat_remove, message_ids=[line.pk])
+    line = _committed(chat_post, game_id=slow.pk, user=ana, text="<b>hi</b> ¡olé!")
+    _committed(chat_post, game_id=slow.pk, user=bo, preset="gg")
+    _committed(chat_remove, message_ids=[line.pk])
     over = finished_game(users=[ana, bo])
-    assert_round_trips(services.rematch_status(game_id=over.pk), RematchStatus)
-    _committed(services.rematch_ask, game_id=over.pk, user=ana)
-    _committed(services.rematch_ask, game_id=over.pk, user=bo)
+    assert_round_trips(rematch_status(game_id=over.pk), RematchStatus)
+    _committed(rematch_ask, game_id=over.pk, user=ana)
+    _committed(rematch_ask, game_id=over.pk, user=bo)
 
     assert broadcasts.types() == set(EVENTS)
     pushed = set()
@@ -99,7 +103,7 @@ async def test_every_frame_of_the_lobby_and_the_chat(sockets):
     for message in ({"type": "ping"}, {"type": "what"}):
         await lobby.send_json_to(message)
         frames.append(await receive(lobby))
-    await database_sync_to_async(services.challenge_create)(challenger=bo, username=ana.username)
+    await database_sync_to_async(challenge_create)(challenger=bo, username=ana.username)
     frames += await drain(lobby)
     for frame in frames:
         assert_round_trips(frame, LobbyFrame)
@@ -116,10 +120,10 @@ async def test_every_frame_of_the_lobby_and_the_chat(sockets):
     await chat.send_json_to({"type": "chat_mute", "muted": False})
     frames = await drain(chat)
     lines = [f["id"] for f in frames if f["type"] == "chat"]
-    await database_sync_to_async(services.chat_remove)(message_ids=lines[:1])
+    await database_sync_to_async(chat_remove)(message_ids=lines[:1])
     await database_sync_to_async(game_services.game_resign)(game_id=game.pk, user=bo)
-    await database_sync_to_async(services.rematch_ask)(game_id=game.pk, user=ana)
-    await database_sync_to_async(services.rematch_ask)(game_id=game.pk, user=bo)
+    await database_sync_to_async(rematch_ask)(game_id=game.pk, user=ana)
+    await database_sync_to_async(rematch_ask)(game_id=game.pk, user=bo)
     frames += await drain(chat)
     for frame in frames:
         assert_round_trips(frame, GameFrame | ChatFrame)

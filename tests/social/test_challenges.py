@@ -12,8 +12,17 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from games.services import Conflict, InvalidInput, NotAllowed, NotFound
-from social import services
 from social.models import Challenge, Notification
+from social.services.challenges import (
+    CHALLENGE_LIFETIME,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    challenge_decline,
+    challenges_expire,
+)
+from social.services.notices import notification_text
+from social.services.preferences import preferences_update
 from tests.factories import UserFactory
 from tests.social.sockets import receive, receive_type
 
@@ -25,14 +34,14 @@ def pair(db):
 
 def test_accept_starts_a_two_player_game_with_the_settings(pair):
     ana, bo = pair
-    challenge = services.challenge_create(
+    challenge = challenge_create(
         challenger=ana, username="bo", variant="classic", rated=False, turn_seconds=86400
     )
     assert challenge.status == Challenge.Status.PENDING
     notice = Notification.objects.get(user=bo)
-    assert services.notification_text(notice.kind, notice.params) == "Challenge from ana."
+    assert notification_text(notice.kind, notice.params) == "Challenge from ana."
 
-    accepted = services.challenge_accept(challenge_id=challenge.pk, user=bo)
+    accepted = challenge_accept(challenge_id=challenge.pk, user=bo)
     game = Game.objects.get(pk=accepted.game_id)
     assert game.status == Game.Status.ACTIVE
     assert (game.players, game.variant, game.rated, game.turn_seconds) == (
@@ -46,50 +55,50 @@ def test_accept_starts_a_two_player_game_with_the_settings(pair):
     notice.refresh_from_db()
     assert notice.read_at is not None
     answer = Notification.objects.get(user=ana)
-    assert services.notification_text(answer.kind, answer.params) == (
+    assert notification_text(answer.kind, answer.params) == (
         f"bo accepted your challenge: game {game.pk}."
     )
     with pytest.raises(Conflict):
-        services.challenge_accept(challenge_id=challenge.pk, user=bo)
+        challenge_accept(challenge_id=challenge.pk, user=bo)
 
 
 def test_decline_cancel_and_who_may_do_what(pair):
     ana, bo = pair
     stranger = UserFactory()
-    challenge = services.challenge_create(challenger=ana, username="bo")
+    challenge = challenge_create(challenger=ana, username="bo")
     with pytest.raises(NotAllowed):
-        services.challenge_accept(challenge_id=challenge.pk, user=ana)
+        challenge_accept(challenge_id=challenge.pk, user=ana)
     with pytest.raises(NotFound):
-        services.challenge_decline(challenge_id=challenge.pk, user=stranger)
+        challenge_decline(challenge_id=challenge.pk, user=stranger)
     with pytest.raises(NotAllowed):
-        services.challenge_cancel(challenge_id=challenge.pk, user=bo)
-    assert services.challenge_decline(challenge_id=challenge.pk, user=bo).status == "declined"
+        challenge_cancel(challenge_id=challenge.pk, user=bo)
+    assert challenge_decline(challenge_id=challenge.pk, user=bo).status == "declined"
     assert not Game.objects.exists()
 
-    again = services.challenge_create(challenger=ana, username="bo")
-    assert services.challenge_cancel(challenge_id=again.pk, user=ana).status == "cancelled"
+    again = challenge_create(challenger=ana, username="bo")
+    assert challenge_cancel(challenge_id=again.pk, user=ana).status == "cancelled"
 
 
 def test_bad_challenges_are_refused(pair):
     ana, _bo = pair
     with pytest.raises(InvalidInput):
-        services.challenge_create(challenger=ana, username="ana")
+        challenge_create(challenger=ana, username="ana")
     with pytest.raises(NotFound):
-        services.challenge_create(challenger=ana, username="nobody")
+        challenge_create(challenger=ana, username="nobody")
     with pytest.raises(InvalidInput):
-        services.challenge_create(challenger=ana, username="bo", turn_seconds=1)
-    services.challenge_create(challenger=ana, username="bo")
+        challenge_create(challenger=ana, username="bo", turn_seconds=1)
+    challenge_create(challenger=ana, username="bo")
     with pytest.raises(Conflict):
-        services.challenge_create(challenger=ana, username="bo")
+        challenge_create(challenger=ana, username="bo")
     assert Challenge.objects.count() == 1
 
 
 def test_old_challenges_expire(pair):
     ana, _bo = pair
-    challenge = services.challenge_create(challenger=ana, username="bo")
-    assert services.challenges_expire() == 0
-    later = timezone.now() + services.CHALLENGE_LIFETIME + timedelta(minutes=1)
-    assert services.challenges_expire(now=later) == 1
+    challenge = challenge_create(challenger=ana, username="bo")
+    assert challenges_expire() == 0
+    later = timezone.now() + CHALLENGE_LIFETIME + timedelta(minutes=1)
+    assert challenges_expire(now=later) == 1
     challenge.refresh_from_db()
     assert challenge.status == "expired"
 
@@ -147,9 +156,7 @@ async def test_the_challenged_person_gets_it_live_and_on_the_next_visit(sockets)
     assert (await receive(challenged))["challenges"] == []
     await receive(challenger)
 
-    challenge = await database_sync_to_async(services.challenge_create)(
-        challenger=ana, username=bo.username
-    )
+    challenge = await database_sync_to_async(challenge_create)(challenger=ana, username=bo.username)
     live = await receive_type(challenged, "challenge")
     assert live["challenge"]["id"] == challenge.pk
     assert live["challenge"]["from"] == ana.username
@@ -163,9 +170,7 @@ async def test_the_challenged_person_gets_it_live_and_on_the_next_visit(sockets)
     assert [c["id"] for c in welcome["challenges"]] == [challenge.pk]
     assert welcome["unread"] == 1
 
-    accepted = await database_sync_to_async(services.challenge_accept)(
-        challenge_id=challenge.pk, user=bo
-    )
+    accepted = await database_sync_to_async(challenge_accept)(challenge_id=challenge.pk, user=bo)
     # The challenger's page learns the game and jumps into it.
     update = await receive_type(challenger, "challenge")
     assert update["challenge"]["status"] == "accepted"
@@ -177,14 +182,14 @@ def test_challenges_are_throttled_per_challenger_with_429_and_no_mail(db, real_t
     is refused (429, the API's error body, Retry-After) and makes no notice and no mail."""
     from django.core import mail
 
-    from siesta_site.throttling import Rate
+    from core.throttling import Rate
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     limit = Rate.parse(real_throttles["challenge"])
     assert limit is not None
     ana = UserFactory(username="ana")
     bo = UserFactory(username="bo", email="bo@example.com")
-    services.preferences_update(user=bo, email_challenges=True, email_confirmed=bo.email)
+    preferences_update(user=bo, email_challenges=True, email_confirmed=bo.email)
     client = APIClient(REMOTE_ADDR="203.0.113.40")
     client.force_authenticate(ana)
     for _ in range(limit.count):
@@ -229,7 +234,7 @@ def test_the_profile_page_says_a_challenge_is_throttled(client, pair, settings, 
     client.force_login(ana)
     form = {"variant": "standard", "turn_seconds": 120, "rated": "1"}
     client.post("/users/bo/challenge/", form)
-    services.challenge_cancel(challenge_id=Challenge.objects.get().pk, user=ana)
+    challenge_cancel(challenge_id=Challenge.objects.get().pk, user=ana)
     page = client.post("/users/bo/challenge/", form, follow=True, HTTP_ACCEPT_LANGUAGE="it")
     assert "Troppi tentativi" in page.content.decode()
     assert Challenge.objects.count() == 1

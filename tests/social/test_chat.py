@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from games import services as game_services
-from social import services
 from social.models import ChatMessage
+from social.services.chat import CHAT_RATE, chat_post
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.social.chat_checks import check_mute, remove_in_admin
@@ -103,12 +103,12 @@ async def test_limits_and_signed_out_writers_get_errors_and_nothing_is_stored(so
 def test_rate_limit_per_person_and_game(people):
     ana, bo, _cy = people
     game = make_game(users=[ana, bo])
-    limit, _window = services.CHAT_RATE
+    limit, _window = CHAT_RATE
     for index in range(limit):
-        services.chat_post(game_id=game.pk, user=ana, text=f"line {index}")
+        chat_post(game_id=game.pk, user=ana, text=f"line {index}")
     with pytest.raises(game_services.Conflict):
-        services.chat_post(game_id=game.pk, user=ana, text="one too many")
-    services.chat_post(game_id=game.pk, user=bo, text="bo may still talk")
+        chat_post(game_id=game.pk, user=ana, text="one too many")
+    chat_post(game_id=game.pk, user=bo, text="bo may still talk")
     assert ChatMessage.objects.filter(user=ana).count() == limit
 
 
@@ -155,9 +155,7 @@ async def test_staff_remove_a_message_in_the_admin(sockets, people):
     ana, bo, _cy = people
     game = await database_sync_to_async(make_game)(users=[ana, bo])
     reader, _ = await open_chat(sockets, game.pk, bo)
-    message = await database_sync_to_async(services.chat_post)(
-        game_id=game.pk, user=ana, text="rude words"
-    )
+    message = await database_sync_to_async(chat_post)(game_id=game.pk, user=ana, text="rude words")
     await receive_type(reader, "chat")
 
     await remove_in_admin(message.pk)

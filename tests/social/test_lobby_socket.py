@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from social import services
+from social.services.seeks import SEEK_LIFETIME, seek_cancel, seeks_match
 from tests.factories import UserFactory
 from tests.social.factories import make_seek
 from tests.social.sockets import receive, receive_type
@@ -41,15 +41,15 @@ async def test_a_match_is_pushed_to_every_page_of_both_people(sockets):
 async def test_expiry_and_cancel_are_pushed(sockets):
     ana = await database_sync_to_async(UserFactory)()
     stale = await database_sync_to_async(make_seek)(
-        ana, at=timezone.now() - services.SEEK_LIFETIME - timedelta(seconds=1)
+        ana, at=timezone.now() - SEEK_LIFETIME - timedelta(seconds=1)
     )
     page = await sockets.open("/ws/lobby/", user=ana)
     await receive(page)
-    await database_sync_to_async(services.seeks_match)()
+    await database_sync_to_async(seeks_match)()
     assert (await receive_type(page, "seek"))["seek"]["status"] == "expired"
 
     fresh = await database_sync_to_async(make_seek)(ana)
-    await database_sync_to_async(services.seek_cancel)(seek_id=fresh.pk, user=ana)
+    await database_sync_to_async(seek_cancel)(seek_id=fresh.pk, user=ana)
     cancelled = await receive_type(page, "seek")
     assert cancelled["seek"] == {**cancelled["seek"], "id": fresh.pk, "status": "cancelled"}
     assert stale.pk != fresh.pk

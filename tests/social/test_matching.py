@@ -10,8 +10,16 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import Conflict, InvalidInput
-from social import services
 from social.models import Seek
+from social.services.seeks import (
+    BOT_FILL_AFTER,
+    SEEK_LIFETIME,
+    effective_range,
+    seek_cancel,
+    seek_payload,
+    seeks_match,
+    user_rating,
+)
 from tests.factories import UserFactory
 from tests.social.factories import make_seek
 
@@ -27,7 +35,7 @@ def test_two_compatible_seeks_make_an_active_game_with_both():
     ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
     first, second = make_seek(ana), make_seek(bo)
 
-    created = services.seeks_match()
+    created = seeks_match()
 
     assert len(created) == 1
     game = Game.objects.get(pk=created[0])
@@ -37,7 +45,7 @@ def test_two_compatible_seeks_make_an_active_game_with_both():
     for seek in (first, second):
         seek.refresh_from_db()
         assert (seek.status, seek.game_id) == (Seek.Status.MATCHED, game.pk)
-    assert services.seeks_match() == []  # nobody is seated twice
+    assert seeks_match() == []  # nobody is seated twice
 
 
 @pytest.mark.parametrize(
@@ -52,7 +60,7 @@ def test_two_compatible_seeks_make_an_active_game_with_both():
 def test_seeks_with_other_settings_are_not_paired(other):
     make_seek()
     make_seek(**other)
-    assert services.seeks_match() == []
+    assert seeks_match() == []
     assert Seek.objects.filter(status=Seek.Status.WAITING).count() == 2
 
 
@@ -60,10 +68,10 @@ def test_four_player_and_team_seeks_wait_for_four():
     seekers = [UserFactory() for _ in range(4)]
     for user in seekers[:3]:
         make_seek(user, players=4, mode="teams")
-    assert services.seeks_match() == []
+    assert seeks_match() == []
 
     make_seek(seekers[3], players=4, mode="teams")
-    [game_id] = services.seeks_match()
+    [game_id] = seeks_match()
     game = Game.objects.get(pk=game_id)
     assert (game.players, game.mode, game.status) == (4, "teams", Game.Status.ACTIVE)
     assert sorted(t for t in game.seats.values_list("team", flat=True)) == [1, 1, 2, 2]
@@ -72,7 +80,7 @@ def test_four_player_and_team_seeks_wait_for_four():
 def test_the_oldest_seeks_are_seated_first():
     now = timezone.now()
     old = [make_seek(at=now - timedelta(seconds=20 - i)) for i in range(3)]
-    [game_id] = services.seeks_match(now=now)
+    [game_id] = seeks_match(now=now)
     seated = {name for _s, name, _b in seats_of(game_id)}
     assert seated == {old[0].user.username, old[1].user.username}
     old[2].refresh_from_db()
@@ -85,24 +93,24 @@ def test_rating_ranges_keep_far_apart_players_waiting_then_widen():
     make_seek(rating=1650, rating_range=100, at=now)
 
     # 250 apart, ranges of 100: no game at first.
-    assert services.seeks_match(now=now) == []
-    assert services.effective_range(low, now) == 100
+    assert seeks_match(now=now) == []
+    assert effective_range(low, now) == 100
     # Each range adds itself once per 30 s of waiting: 200 after 30 s (not enough), 300 after 60.
     later = now + timedelta(seconds=30)
-    assert services.effective_range(low, later) == 200
-    assert services.seeks_match(now=later) == []
+    assert effective_range(low, later) == 200
+    assert seeks_match(now=later) == []
     latest = now + timedelta(seconds=60)
-    assert services.effective_range(low, latest) == 300
-    assert len(services.seeks_match(now=latest)) == 1
+    assert effective_range(low, latest) == 300
+    assert len(seeks_match(now=latest)) == 1
 
 
 def test_a_range_must_suit_both_seeks():
     now = timezone.now()
     make_seek(rating=1500, rating_range=None, at=now)  # anyone
     make_seek(rating=1800, rating_range=100, at=now)
-    assert services.seeks_match(now=now) == []
+    assert seeks_match(now=now) == []
     other = make_seek(rating=1750, rating_range=None, at=now)
-    [game_id] = services.seeks_match(now=now)
+    [game_id] = seeks_match(now=now)
     assert other.user.username in {name for _s, name, _b in seats_of(game_id)}
 
 
@@ -112,7 +120,7 @@ def test_the_rating_comes_from_the_pool_of_the_mode():
     user = UserFactory()
     Rating.objects.create(user=user, pool="ffa", rating=1712.5)
     assert make_seek(user).rating == 1712.5
-    assert services.user_rating(user.pk, "teams") == 1500
+    assert user_rating(user.pk, "teams") == 1500
 
 
 def test_one_open_seek_per_person_and_cancel():
@@ -120,18 +128,18 @@ def test_one_open_seek_per_person_and_cancel():
     seek = make_seek(user)
     with pytest.raises(Conflict):
         make_seek(user, turn_seconds=300)
-    assert services.seek_cancel(seek_id=seek.pk, user=user).status == Seek.Status.CANCELLED
+    assert seek_cancel(seek_id=seek.pk, user=user).status == Seek.Status.CANCELLED
     assert make_seek(user, turn_seconds=300).status == Seek.Status.WAITING  # free again
 
 
 def test_cancelled_and_expired_seeks_are_never_paired():
     now = timezone.now()
     cancelled = make_seek(at=now)
-    services.seek_cancel(seek_id=cancelled.pk, user=cancelled.user)
-    stale = make_seek(at=now - services.SEEK_LIFETIME - timedelta(seconds=1))
+    seek_cancel(seek_id=cancelled.pk, user=cancelled.user)
+    stale = make_seek(at=now - SEEK_LIFETIME - timedelta(seconds=1))
     fresh = make_seek(at=now)
 
-    assert services.seeks_match(now=now) == []
+    assert seeks_match(now=now) == []
     stale.refresh_from_db()
     fresh.refresh_from_db()
     assert stale.status == Seek.Status.EXPIRED
@@ -141,16 +149,16 @@ def test_cancelled_and_expired_seeks_are_never_paired():
 def test_a_matched_seek_cannot_be_cancelled():
     first = make_seek()
     make_seek()
-    services.seeks_match()
+    seeks_match()
     with pytest.raises(Conflict):
-        services.seek_cancel(seek_id=first.pk, user=first.user)
+        seek_cancel(seek_id=first.pk, user=first.user)
 
 
 def test_bots_fill_a_seek_that_allowed_them_after_30_seconds():
     now = timezone.now()
     seek = make_seek(at=now, players=3, bot_fill=True)
-    assert services.seeks_match(now=now + timedelta(seconds=29)) == []
-    [game_id] = services.seeks_match(now=now + services.BOT_FILL_AFTER)
+    assert seeks_match(now=now + timedelta(seconds=29)) == []
+    [game_id] = seeks_match(now=now + BOT_FILL_AFTER)
     seats = seats_of(game_id)
     assert [name for _s, name, _b in seats if name] == [seek.user.username]
     assert sorted(bot for _s, _n, bot in seats if bot) == ["medium", "medium"]
@@ -160,8 +168,8 @@ def test_bots_fill_a_seek_that_allowed_them_after_30_seconds():
 def test_a_seek_chooses_the_level_of_its_bots_the_expert_too():
     now = timezone.now()
     seek = make_seek(at=now, players=2, bot_fill=True, bot_level="expert")
-    assert services.seek_payload(seek)["bot_level"] == "expert"
-    [game_id] = services.seeks_match(now=now + services.BOT_FILL_AFTER)
+    assert seek_payload(seek)["bot_level"] == "expert"
+    [game_id] = seeks_match(now=now + BOT_FILL_AFTER)
     assert [bot for _s, _n, bot in seats_of(game_id) if bot] == ["expert"]
     with pytest.raises(InvalidInput):
         make_seek(bot_fill=True, bot_level="grandmaster")
@@ -172,7 +180,7 @@ def test_bot_fill_keeps_the_people_who_are_there():
     wants_bots = make_seek(at=now - timedelta(seconds=40), players=4, bot_fill=True)
     also = make_seek(at=now - timedelta(seconds=5), players=4, bot_fill=True)
     no_bots = make_seek(at=now - timedelta(seconds=5), players=4)
-    [game_id] = services.seeks_match(now=now)
+    [game_id] = seeks_match(now=now)
     people = {name for _s, name, _b in seats_of(game_id) if name}
     assert people == {wants_bots.user.username, also.user.username}
     no_bots.refresh_from_db()
@@ -182,7 +190,7 @@ def test_bot_fill_keeps_the_people_who_are_there():
 def test_a_seek_without_bots_just_waits():
     now = timezone.now()
     make_seek(at=now - timedelta(minutes=5))
-    assert services.seeks_match(now=now) == []
+    assert seeks_match(now=now) == []
 
 
 @pytest.mark.parametrize(

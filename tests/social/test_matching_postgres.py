@@ -10,8 +10,9 @@ import pytest
 from django.db import connection, transaction
 
 from games.models import Game, Seat
-from social import services
 from social.models import Seek
+from social.services import seeks
+from social.services.seeks import seeks_match
 from tests.factories import UserFactory
 from tests.social.factories import make_seek
 
@@ -22,7 +23,7 @@ pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=T
 def _no_triggered_sweep(monkeypatch):
     """Seeks commit for real here, and each would trigger a sweep at once; these tests run the
     sweeps themselves."""
-    monkeypatch.setattr(services, "_enqueue_matcher", lambda: None)
+    monkeypatch.setattr(seeks, "_enqueue_matcher", lambda: None)
 
 
 def in_thread(target, *args):
@@ -57,11 +58,11 @@ def test_a_sweep_skips_seeks_another_sweep_holds():
     assert locked.wait(20)
     try:
         # Another worker's sweep does not wait for the lock and does not see those seeks.
-        assert services.seeks_match() == []
+        assert seeks_match() == []
     finally:
         release.set()
         holder.join(20)
-    assert len(services.seeks_match()) == 1
+    assert len(seeks_match()) == 1
 
 
 def test_two_concurrent_matchers_never_pair_a_seek_twice():
@@ -74,7 +75,7 @@ def test_two_concurrent_matchers_never_pair_a_seek_twice():
         start.wait(20)
         made = []
         for _ in range(30):
-            made += services.seeks_match()
+            made += seeks_match()
             if not Seek.objects.filter(status=Seek.Status.WAITING).exists():
                 break
         return made

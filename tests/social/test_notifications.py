@@ -12,9 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import services as game_services
-from social import services
 from social.emails import unsubscribe_user_id
 from social.models import Notification
+from social.services.challenges import challenge_create
+from social.services.notices import notification_text, unread_count
+from social.services.preferences import preferences_of, preferences_update
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.tournaments.factories import make_tournament
@@ -48,7 +50,7 @@ def test_your_turn_notice_in_slow_games_only(django_capture_on_commit_callbacks)
         {"game": game.pk},
         f"/games/{game.pk}/",
     )
-    assert services.notification_text(first.kind, first.params) == f"Your turn in game {game.pk}."
+    assert notification_text(first.kind, first.params) == f"Your turn in game {game.pk}."
 
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_move_make(game_id=game.pk, user=ana, move=FIRST_MOVE, ply=0)
@@ -59,8 +61,8 @@ def test_your_turn_notice_in_slow_games_only(django_capture_on_commit_callbacks)
     ]
     first.refresh_from_db()
     assert first.read_at is not None
-    assert services.unread_count(bo.pk) == 1
-    assert services.unread_count(ana.pk) == 0
+    assert unread_count(bo.pk) == 1
+    assert unread_count(ana.pk) == 0
 
 
 def test_unread_count_in_the_header_and_the_list(client, django_capture_on_commit_callbacks):
@@ -74,7 +76,7 @@ def test_unread_count_in_the_header_and_the_list(client, django_capture_on_commi
     assert f"Your turn in game {game.pk}." in listing
     assert "is-unread" in listing
     # Seen: read now.
-    assert services.unread_count(ana.pk) == 0
+    assert unread_count(ana.pk) == 0
     assert re.search(r'id="notice-count" hidden>0<', client.get("/").content.decode())
 
 
@@ -112,10 +114,10 @@ def test_emails_only_when_asked_for_with_an_unsubscribe_link(
     ana, bo = UserFactory(username="ana", email="ana@example.com"), UserFactory(username="bo")
     with django_capture_on_commit_callbacks(execute=True):
         slow_game(bo, ana)  # bo moves first: no e-mail for anyone yet
-        services.challenge_create(challenger=bo, username="ana")
+        challenge_create(challenger=bo, username="ana")
     assert mail.outbox == []
 
-    services.preferences_update(
+    preferences_update(
         user=ana,
         email_turns=True,
         email_challenges=True,
@@ -136,7 +138,7 @@ def test_emails_only_when_asked_for_with_an_unsubscribe_link(
     assert turn.extra_headers["List-Unsubscribe"] == f"<{link}>"
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.challenge_create(challenger=UserFactory(username="cy"), username="ana")
+        challenge_create(challenger=UserFactory(username="cy"), username="ana")
     assert len(mail.outbox) == 2
     assert "cy" in mail.outbox[1].subject
 
@@ -144,7 +146,7 @@ def test_emails_only_when_asked_for_with_an_unsubscribe_link(
     path = link.removeprefix("https://siesta.example")
     assert "Stop" in client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert client.post(path).status_code == 200
-    preferences = services.preferences_of(ana.pk)
+    preferences = preferences_of(ana.pk)
     assert not preferences.email_turns
     assert not preferences.email_challenges
     with django_capture_on_commit_callbacks(execute=True):
@@ -157,9 +159,9 @@ def test_an_email_goes_out_once(django_capture_on_commit_callbacks):
     from social.tasks import email_notification
 
     ana = UserFactory(email="ana@example.com")
-    services.preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
+    preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
     with django_capture_on_commit_callbacks(execute=True):
-        services.challenge_create(challenger=UserFactory(), username=ana.username)
+        challenge_create(challenger=UserFactory(), username=ana.username)
     notice = Notification.objects.get(user=ana)
     assert len(mail.outbox) == 1
     assert email_notification(notice.pk) is False  # a repeated task sends nothing
@@ -178,7 +180,7 @@ def test_preferences_page(client):
     )
     assert saved.status_code == 302
     ana.refresh_from_db()
-    preferences = services.preferences_of(ana.pk)
+    preferences = preferences_of(ana.pk)
     assert ana.email == "ana@example.com"
     assert (preferences.email_turns, preferences.email_challenges, preferences.chat_muted) == (
         True,
@@ -200,9 +202,7 @@ def test_each_round_of_a_tournament_is_announced_to_its_players():
         game_id = seats[notice.user_id]
         expected = f"/games/{game_id}/" if game_id else f"/tournaments/{tournament.pk}/"
         assert notice.url == expected
-        assert services.notification_text(notice.kind, notice.params) == (
-            "Siesta cup: round 1 starts."
-        )
+        assert notification_text(notice.kind, notice.params) == ("Siesta cup: round 1 starts.")
     # Playing round 1 out pairs round 2: announced once more, and round 1 never twice.
     for game in round_games(tournament, 1):
         finish(game)
@@ -225,7 +225,7 @@ def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(
 
     settings.SIESTA_UNSUBSCRIBE_DAYS = 30
     ana = UserFactory(username="ana")
-    services.preferences_update(user=ana, email_turns=True, email_challenges=True)
+    preferences_update(user=ana, email_turns=True, email_challenges=True)
     now = time.time
     with monkeypatch.context() as then:  # a link mailed 31 days ago
         then.setattr(signing.time, "time", lambda: now() - 31 * 86400)
@@ -233,7 +233,7 @@ def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(
 
     one_click = client.post(path)
     assert one_click.status_code == 200
-    assert services.preferences_of(ana.pk).email_turns
+    assert preferences_of(ana.pk).email_turns
     page = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "This link is more than 30 days old." in page
     found = re.search(r'name="confirm" value="([^"]+)"', page)
@@ -241,18 +241,18 @@ def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(
 
     done = client.post(path, {"confirm": found.group(1)})
     assert "Done: ana gets no more e-mails" in done.content.decode()
-    preferences = services.preferences_of(ana.pk)
+    preferences = preferences_of(ana.pk)
     assert not preferences.email_turns
     assert not preferences.email_challenges
     # The proof works once; another person's proof does not unsubscribe ana.
-    services.preferences_update(user=ana, email_turns=True)
+    preferences_update(user=ana, email_turns=True)
     again = client.post(path, {"confirm": found.group(1)})
     assert "This link is more than 30 days old." in again.content.decode()
-    assert services.preferences_of(ana.pk).email_turns
+    assert preferences_of(ana.pk).email_turns
     from social.emails import unsubscribe_confirm_token
 
     client.post(path, {"confirm": unsubscribe_confirm_token(UserFactory().pk)})
-    assert services.preferences_of(ana.pk).email_turns
+    assert preferences_of(ana.pk).email_turns
 
 
 def test_a_link_within_its_days_unsubscribes_on_one_click(client, settings):
@@ -260,41 +260,41 @@ def test_a_link_within_its_days_unsubscribes_on_one_click(client, settings):
 
     settings.SIESTA_UNSUBSCRIBE_DAYS = 30
     ana = UserFactory(username="ana")
-    services.preferences_update(user=ana, email_turns=True)
+    preferences_update(user=ana, email_turns=True)
     path = f"/notifications/unsubscribe/{unsubscribe_token(ana.pk)}/"
     assert "more than" not in client.get(path).content.decode()
     assert client.post(path).status_code == 200
-    assert not services.preferences_of(ana.pk).email_turns
+    assert not preferences_of(ana.pk).email_turns
 
 
 def test_no_notice_is_mailed_to_an_unconfirmed_address(django_capture_on_commit_callbacks):
     ana = UserFactory(username="ana", email="ana@example.com")
-    services.preferences_update(user=ana, email_turns=True, email_challenges=True)
+    preferences_update(user=ana, email_turns=True, email_challenges=True)
     with django_capture_on_commit_callbacks(execute=True):
-        services.challenge_create(challenger=UserFactory(), username="ana")
+        challenge_create(challenger=UserFactory(), username="ana")
         slow_game(ana, UserFactory())
     assert mail.outbox == []
     # Confirmed once, then changed elsewhere (the admin): unconfirmed again.
-    services.preferences_update(user=ana, email_confirmed="ana@example.com")
+    preferences_update(user=ana, email_confirmed="ana@example.com")
     ana.email = "someone@else.example"
     ana.save()
     with django_capture_on_commit_callbacks(execute=True):
-        services.challenge_create(challenger=UserFactory(), username="ana")
+        challenge_create(challenger=UserFactory(), username="ana")
     assert mail.outbox == []
 
 
 def test_mails_to_one_address_are_capped_per_hour(
     real_throttles, django_capture_on_commit_callbacks
 ):
-    from siesta_site.throttling import Rate
+    from core.throttling import Rate
 
     limit = Rate.parse(real_throttles["mail_address"])
     assert limit is not None
     ana = UserFactory(username="ana", email="ana@example.com")
-    services.preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
+    preferences_update(user=ana, email_challenges=True, email_confirmed=ana.email)
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(limit.count + 3):
-            services.challenge_create(challenger=UserFactory(), username="ana")
+            challenge_create(challenger=UserFactory(), username="ana")
     assert len(mail.outbox) == limit.count
     # The notices themselves are all on the site.
     assert Notification.objects.filter(user=ana, kind="challenge").count() == limit.count + 3

@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from games.services import Conflict, NotAllowed
-from social import services
 from social.models import Rematch
+from social.services.rematch import rematch_ask
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.social.factories import finished_game
@@ -30,14 +30,14 @@ def test_every_person_must_ask_then_the_game_starts_with_seats_rotated():
     old = finished_game(users=[ana, bo, cy], players=3, variant="classic", turn_seconds=300)
     assert seat_takers(old) == ["ana", "bo", "cy"]
 
-    first = services.rematch_ask(game_id=old.pk, user=ana)
+    first = rematch_ask(game_id=old.pk, user=ana)
     assert first == {"game": None, "asked": ["ana"], "waiting_for": ["bo", "cy"]}
     # Asking twice changes nothing.
-    assert services.rematch_ask(game_id=old.pk, user=ana)["waiting_for"] == ["bo", "cy"]
-    assert services.rematch_ask(game_id=old.pk, user=cy)["waiting_for"] == ["bo"]
+    assert rematch_ask(game_id=old.pk, user=ana)["waiting_for"] == ["bo", "cy"]
+    assert rematch_ask(game_id=old.pk, user=cy)["waiting_for"] == ["bo"]
     assert not Rematch.objects.exists()
 
-    last = services.rematch_ask(game_id=old.pk, user=bo)
+    last = rematch_ask(game_id=old.pk, user=bo)
     assert last["game"] is not None
     assert last["waiting_for"] == []
     new = Game.objects.get(pk=last["game"])
@@ -51,7 +51,7 @@ def test_every_person_must_ask_then_the_game_starts_with_seats_rotated():
     )
     assert seat_takers(new) == ["cy", "ana", "bo"]  # seat n → n + 1, the last to seat 1
     # A late ask gets the game that exists.
-    assert services.rematch_ask(game_id=old.pk, user=cy)["game"] == new.pk
+    assert rematch_ask(game_id=old.pk, user=cy)["game"] == new.pk
     assert Game.objects.count() == 2
 
 
@@ -59,7 +59,7 @@ def test_every_person_must_ask_then_the_game_starts_with_seats_rotated():
 def test_bots_accept_and_keep_their_levels():
     ana = UserFactory(username="ana")
     old = finished_game(users=[ana], players=3, bots=[(2, "hard"), (3, "easy")])
-    answer = services.rematch_ask(game_id=old.pk, user=ana)
+    answer = rematch_ask(game_id=old.pk, user=ana)
     new = Game.objects.get(pk=answer["game"])
     assert seat_takers(new) == ["bot:easy", "ana", "bot:hard"]
     assert new.status == Game.Status.ACTIVE
@@ -70,10 +70,10 @@ def test_only_people_of_a_finished_game_may_ask():
     ana, bo, stranger = UserFactory(), UserFactory(), UserFactory()
     active = make_game(users=[ana, bo])
     with pytest.raises(Conflict):
-        services.rematch_ask(game_id=active.pk, user=ana)
+        rematch_ask(game_id=active.pk, user=ana)
     old = finished_game(users=[ana, bo])
     with pytest.raises(NotAllowed):
-        services.rematch_ask(game_id=old.pk, user=stranger)
+        rematch_ask(game_id=old.pk, user=stranger)
 
 
 @pytest.mark.django_db
@@ -105,7 +105,7 @@ async def test_watchers_see_the_offer_and_the_new_game_live(sockets):
     await receive_type(spectator, "state")
     await receive_type(player, "state")
 
-    await database_sync_to_async(services.rematch_ask)(game_id=old.pk, user=ana)
+    await database_sync_to_async(rematch_ask)(game_id=old.pk, user=ana)
     offer = await receive_type(player, "rematch_offer")
     assert offer == {
         "type": "rematch_offer",
@@ -113,6 +113,6 @@ async def test_watchers_see_the_offer_and_the_new_game_live(sockets):
         "waiting_for": [bo.username],
     }
 
-    answer = await database_sync_to_async(services.rematch_ask)(game_id=old.pk, user=bo)
+    answer = await database_sync_to_async(rematch_ask)(game_id=old.pk, user=bo)
     for socket in (spectator, player):
         assert await receive_type(socket, "rematch") == {"type": "rematch", "game": answer["game"]}

@@ -17,8 +17,9 @@ from games import services as game_services
 from games.models import Game
 from games.services import BotSpec, LimitReached
 from siesta_site.celery import app
-from social import enqueue, services
+from social import enqueue
 from social.models import Seek
+from social.services.seeks import BOT_FILL_AFTER, seek_cancel, seek_create, seeks_match
 from tests.factories import UserFactory
 from tests.social.factories import make_seek
 
@@ -44,8 +45,8 @@ def test_a_bot_fill_seek_at_the_limit_is_refused(bot_limit, user):
     for _ in range(bot_limit):
         game_services.game_create(user=user, bots=[BotSpec(seat=2, level="easy")])
     with pytest.raises(LimitReached, match="already playing 3 games with bots"):
-        services.seek_create(user=user, bot_fill=True)
-    services.seek_create(user=user)  # people only: welcome
+        seek_create(user=user, bot_fill=True)
+    seek_create(user=user)  # people only: welcome
 
 
 def test_bot_fill_never_takes_a_person_past_the_limit(bot_limit, user, caplog):
@@ -54,15 +55,15 @@ def test_bot_fill_never_takes_a_person_past_the_limit(bot_limit, user, caplog):
     under the cap whose person reached it meanwhile waits for people instead."""
     caplog.set_level(logging.INFO)
     now = timezone.now()
-    long_ago = now - services.BOT_FILL_AFTER - timedelta(seconds=1)
+    long_ago = now - BOT_FILL_AFTER - timedelta(seconds=1)
     for _ in range(bot_limit - 1):
         make_seek(user, at=long_ago, bot_fill=True)
-        assert len(services.seeks_match(now=now)) == 1
+        assert len(seeks_match(now=now)) == 1
     assert bot_games_playing(user) == bot_limit - 1
 
     seek = make_seek(user, at=long_ago, bot_fill=True)  # allowed: one game to go
     game_services.game_create(user=user, bots=[BotSpec(seat=2, level="easy")])  # now at the cap
-    assert services.seeks_match(now=now) == []
+    assert seeks_match(now=now) == []
     seek.refresh_from_db()
     assert seek.status == Seek.Status.WAITING
     assert bot_games_playing(user) == bot_limit
@@ -70,7 +71,7 @@ def test_bot_fill_never_takes_a_person_past_the_limit(bot_limit, user, caplog):
 
     # A person comes: the seek is matched with them, no bot needed.
     make_seek(UserFactory(), at=now)
-    [game_id] = services.seeks_match(now=now)
+    [game_id] = seeks_match(now=now)
     assert not Game.objects.get(pk=game_id).seats.exclude(bot_level="").exists()
 
 
@@ -78,7 +79,7 @@ def test_a_table_with_bots_leaves_out_the_people_at_the_limit(bot_limit):
     """Three bot-fill seeks for 4 players, one of them at the limit: the other two play with two
     bots; the third waits."""
     ana, bo, cy = UserFactory(), UserFactory(), UserFactory()
-    long_ago = timezone.now() - services.BOT_FILL_AFTER - timedelta(seconds=1)
+    long_ago = timezone.now() - BOT_FILL_AFTER - timedelta(seconds=1)
     seeks = [make_seek(u, at=long_ago, players=4, bot_fill=True) for u in (ana, bo)]
     for _ in range(bot_limit):
         game_services.game_create(user=cy, bots=[BotSpec(seat=2, level="easy")])
@@ -87,7 +88,7 @@ def test_a_table_with_bots_leaves_out_the_people_at_the_limit(bot_limit):
         user=cy, players=4, bot_fill=True, rating=1500, expires_at=timezone.now() + timedelta(1)
     )
     Seek.objects.filter(pk=waiting.pk).update(created_at=long_ago)
-    [game_id] = services.seeks_match()
+    [game_id] = seeks_match()
     seated = set(Game.objects.get(pk=game_id).seats.values_list("user", flat=True))
     assert seated == {ana.pk, bo.pk, None}
     waiting.refresh_from_db()
@@ -130,13 +131,13 @@ def published(monkeypatch, settings):
 def test_a_flood_of_seeks_enqueues_one_sweep_until_it_runs(published, transactional_db):
     people = [UserFactory() for _ in range(50)]
     for person in people:
-        seek = services.seek_create(user=person)
-        services.seek_cancel(seek_id=seek.pk, user=person)
+        seek = seek_create(user=person)
+        seek_cancel(seek_id=seek.pk, user=person)
     assert len(published) == 1  # 100 seek changes, one waiting sweep
 
     # The sweep starts: the next change needs one of its own.
     app.tasks[enqueue.MATCH_SEEKS].run()
-    services.seek_create(user=people[0])
+    seek_create(user=people[0])
     assert len(published) == 2
 
 
@@ -148,7 +149,7 @@ def test_without_a_cache_every_seek_still_enqueues_its_sweep(
 
     monkeypatch.setattr(caches["default"], "add", down)
     for person in (UserFactory(), UserFactory()):
-        services.seek_create(user=person)
+        seek_create(user=person)
     assert len(published) == 2
 
 

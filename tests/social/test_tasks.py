@@ -8,7 +8,7 @@ from tests.siesta_site.helpers import in_a_fresh_process
 
 def test_the_in_process_beat_finds_the_matcher_in_a_fresh_process():
     result = in_a_fresh_process(
-        "from siesta_site.inprocess import InProcessBeat;"
+        "from core.inprocess import InProcessBeat;"
         "print(sorted(name for name, *_ in InProcessBeat()._entries()))"
     )
     assert "match-seeks" in result.stdout

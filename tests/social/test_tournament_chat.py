@@ -8,8 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import services as game_services
-from social import services
 from social.models import ChatMessage
+from social.services.chat import CHAT_RATE, tournament_chat_post
 from social.state import ChatHistoryFrame, ChatLine
 from tests.factories import UserFactory
 from tests.payloads import assert_documented, assert_round_trips
@@ -82,7 +82,7 @@ async def test_the_limits_of_the_games_chat_apply(sockets, people):
     await anonymous.send_json_to({"type": "chat_mute", "muted": True})
     assert (await receive_type(anonymous, "error"))["error"]
 
-    limit, _window = services.CHAT_RATE
+    limit, _window = CHAT_RATE
     for index in range(limit):
         await player.send_json_to({"type": "chat", "text": f"line {index}"})
         await receive_type(player, "chat")
@@ -98,15 +98,15 @@ def test_the_rate_limit_is_per_person_and_chat(people):
     ana, bo = people
     tournament = make_tournament()
     other = make_tournament()
-    limit, _window = services.CHAT_RATE
+    limit, _window = CHAT_RATE
     for index in range(limit):
-        services.tournament_chat_post(tournament_id=tournament.pk, user=ana, text=f"{index}")
+        tournament_chat_post(tournament_id=tournament.pk, user=ana, text=f"{index}")
     with pytest.raises(game_services.Conflict):
-        services.tournament_chat_post(tournament_id=tournament.pk, user=ana, text="more")
-    services.tournament_chat_post(tournament_id=other.pk, user=ana, text="elsewhere")
-    services.tournament_chat_post(tournament_id=tournament.pk, user=bo, text="bo may talk")
+        tournament_chat_post(tournament_id=tournament.pk, user=ana, text="more")
+    tournament_chat_post(tournament_id=other.pk, user=ana, text="elsewhere")
+    tournament_chat_post(tournament_id=tournament.pk, user=bo, text="bo may talk")
     with pytest.raises(game_services.NotFound):
-        services.tournament_chat_post(tournament_id=other.pk + 100, user=bo, text="nowhere")
+        tournament_chat_post(tournament_id=other.pk + 100, user=bo, text="nowhere")
 
 
 async def test_a_person_can_mute_the_tournament_chat(sockets, people):
@@ -121,7 +121,7 @@ async def test_staff_remove_a_tournament_line_in_the_admin(sockets, people):
     ana, bo = people
     tournament = await database_sync_to_async(make_tournament)()
     reader, _ = await open_chat(sockets, tournament.pk, bo)
-    message = await database_sync_to_async(services.tournament_chat_post)(
+    message = await database_sync_to_async(tournament_chat_post)(
         tournament_id=tournament.pk, user=ana, text="rude words"
     )
     await receive_type(reader, "chat")

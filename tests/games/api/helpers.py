@@ -7,7 +7,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Game
 
 

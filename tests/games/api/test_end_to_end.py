@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from games.engine import GameRecord, replay_report
+from games.engine.record import GameRecord, replay_report
 from tests.games.api.helpers import best_move, play, token_client
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import services
 from games.api import export
 from games.api.serializers import ExportedGameSerializer
-from games.engine import GameRecord, replay_report
+from games.engine.record import GameRecord, replay_report
 from games.models import Game
 from tests.factories import UserFactory
 from tests.games.api.helpers import best_move, play, token_client

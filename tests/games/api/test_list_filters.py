@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from django.urls import reverse
 
+from core.api.pagination import MAX_PAGE_SIZE
 from games.models import Game
-from siesta_site.api.pagination import MAX_PAGE_SIZE
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 

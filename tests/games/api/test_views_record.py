@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import selectors
-from games.engine import GameRecord, replay_report
+from games.engine.record import GameRecord, replay_report
 from tests.games.api.helpers import best_move, play, seat_user, token_client
 from tests.games.factories import make_game
 

@@ -11,7 +11,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 
 from games import realtime, services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.models import Game
 from games.selectors import game_get, game_state, position_of
 

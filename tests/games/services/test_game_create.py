@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from core.errors import ErrorKind
 from games import services
 from games.models import EMPTY_BOARD, Game, Seat, Turn
 from games.services import BotSpec, InvalidInput
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.services.helpers import assert_deadline
 

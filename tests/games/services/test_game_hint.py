@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from core.errors import ErrorKind
 from games import services
-from games.engine import best_turn
+from games.engine.search import best_turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, NotAllowed
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn, seat_user, snapshot

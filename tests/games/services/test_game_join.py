@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 from django.utils import timezone
 
+from core.errors import ErrorKind
 from games import services
 from games.models import Game
 from games.services import Conflict, NotFound
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import assert_deadline, seat_user, snapshot

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from core.errors import ErrorKind
 from games import services
 from games.models import Game
 from games.services import BotSpec, LimitReached
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 

@@ -7,11 +7,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from core.errors import ErrorKind
 from games import services
 from games.models import Game, Turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, InvalidMove, NotAllowed, StalePly
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import (

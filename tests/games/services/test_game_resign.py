@@ -7,10 +7,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from core.errors import ErrorKind
 from games import services
 from games.models import Turn
 from games.services import Conflict, NotAllowed
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import assert_deadline, play_best_turn, seat_user, snapshot

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from core.errors import ErrorKind
 from games import services
 from games.models import Turn
 from games.selectors import game_get, position_of
 from games.services import Conflict, InvalidMove, NotAllowed, NotFound, StalePly
-from siesta_site.errors import ErrorKind
 from tests.factories import UserFactory
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_until_the_last_turn, seat_user, snapshot

@@ -152,7 +152,7 @@ def test_a_tournament_left_with_one_player_finishes():
 def test_the_sweep_is_a_periodic_task_for_celery_beat_and_the_in_process_beat():
     from django.conf import settings
 
-    from siesta_site.inprocess import InProcessBeat
+    from core.inprocess import InProcessBeat
 
     entry = settings.CELERY_BEAT_SCHEDULE["tournaments-sweep"]
     assert entry["task"] == tasks.sweep.name

@@ -40,8 +40,8 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.errors import ApplicationError, ErrorKind
 from games.engine import worker as engine_worker
-from siesta_site.errors import ApplicationError, ErrorKind
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def address_ident(address: str) -> str:
 
 def request_ident(request: Any) -> str:
     """Whose budget an API request draws from: the signed-in user's, else its address's."""
-    from siesta_site.throttling import client_address
+    from core.throttling import client_address
 
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:

@@ -1,6 +1,6 @@
 """Errors of the API in the shape of API.md: ``{"error": message, ...}``, never a 500 for bad input.
 
-- A domain error (``siesta_site.errors.ApplicationError``) answers with the HTTP status of its
+- A domain error (``core.errors.ApplicationError``) answers with the HTTP status of its
   kind (``HTTP_STATUS``, the one mapping) and its ``extra`` beside ``"error"``: an illegal move
   adds ``"cell"`` (or null) and, when the engine refused it, ``"code"`` (e.g. ``"occupied"``); a
   stale ply adds ``"ply"`` (the game's current ply); a spent budget answers 429 with
@@ -27,8 +27,8 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from siesta_site.api.serializers import ErrorSerializer
-from siesta_site.errors import ApplicationError, ErrorKind
+from core.api.serializers import ErrorSerializer
+from core.errors import ApplicationError, ErrorKind
 
 HTTP_STATUS: dict[ErrorKind, int] = {
     ErrorKind.INVALID: status.HTTP_400_BAD_REQUEST,

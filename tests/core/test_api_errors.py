@@ -1,4 +1,4 @@
-"""The one mapping of domain errors to HTTP (siesta_site.api.errors)."""
+"""The one mapping of domain errors to HTTP (core.api.errors)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIRequestFactory
 
+from core.api.base import SiestaApi
+from core.api.errors import HTTP_STATUS, api_exception_handler
+from core.errors import ApplicationError, ErrorKind
 from games import errors as game_errors
+from games.engine_budget import EngineBudgetSpent
 from learn.services import PuzzleError, PuzzleNotFound
-from siesta_site.api.base import SiestaApi
-from siesta_site.api.errors import HTTP_STATUS, api_exception_handler
-from siesta_site.engine_budget import EngineBudgetSpent
-from siesta_site.errors import ApplicationError, ErrorKind
 
 
 def _answer(exc: Exception):

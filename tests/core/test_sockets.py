@@ -1,4 +1,4 @@
-"""The gate of every socket (siesta_site/sockets.py): the game (with chat), lobby and tournament
+"""The gate of every socket (core/sockets.py): the game (with chat), lobby and tournament
 sockets refuse oversize, too-deep and too-fast frames with an error frame, cap the connections of
 an address, and close when the sign-in they were opened with ends (logout, password change,
 token revocation), on the in-memory channel layer and on Redis. Driven through the whole ASGI
@@ -18,7 +18,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from siesta_site import sockets
+from core import sockets
 from siesta_site.asgi import application
 from tests.factories import PASSWORD, UserFactory
 from tests.games.factories import make_game
@@ -45,7 +45,7 @@ def layer(request, settings) -> str:
     else:
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "siesta_site.channel_layer.RedisChannelLayer",
+                "BACKEND": "core.channel_layer.RedisChannelLayer",
                 "CONFIG": {
                     "hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": None}],
                     "prefix": f"test-{uuid.uuid4().hex}:",

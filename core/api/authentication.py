@@ -1,8 +1,8 @@
-"""Who calls the API, and what their token lets them do (``siesta_site.credentials``).
+"""Who calls the API, and what their token lets them do (``core.credentials``).
 
 ``TokenAuthentication`` reads ``Authorization: Token <key>`` as DRF's does, and also takes a
 personal access token (``siesta_pat_...``): its grant becomes ``request.auth``. An unknown,
-expired or revoked key is a 401 in the error shape (``siesta_site.api.errors``). ``TokenScope``,
+expired or revoked key is a 401 in the error shape (``core.api.errors``). ``TokenScope``,
 the first permission of every ``SiestaApi`` view, refuses a call outside the token's scopes: 403
 ``{"error", "code": "missing_scope_<scope>", "scope"}``.
 """
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from siesta_site.credentials import (
+from core.credentials import (
     ANY_SCOPE,
     READ,
     TokenGrant,
@@ -23,7 +23,7 @@ from siesta_site.credentials import (
     is_personal_key,
     personal_token_grant,
 )
-from siesta_site.errors import ApplicationError, ErrorKind
+from core.errors import ApplicationError, ErrorKind
 
 if TYPE_CHECKING:  # rest_framework.views loads this module through the settings: no cycle
     from rest_framework.request import Request

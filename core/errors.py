@@ -1,7 +1,7 @@
 """Domain errors: what a service refuses, in words for the user, without HTTP.
 
 As HackSoft's ``ApplicationError``: services raise these; each interface words them its own way.
-The API answers with the HTTP status of the error's ``kind`` (``siesta_site.api.errors``, the one
+The API answers with the HTTP status of the error's ``kind`` (``core.api.errors``, the one
 mapping), the sockets with an ``error`` frame, the pages with a message.
 
 The one home of the refusals every app shares (``ServiceError`` and its kinds): games, ratings,

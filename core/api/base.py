@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from siesta_site.api.authentication import TokenAuthentication, TokenScope
-from siesta_site.api.errors import api_exception_handler
-from siesta_site.credentials import READ
-from siesta_site.safejson import JSONParser
+from core.api.authentication import TokenAuthentication, TokenScope
+from core.api.errors import api_exception_handler
+from core.credentials import READ
+from core.safejson import JSONParser
 
 if TYPE_CHECKING:
     from rest_framework.permissions import _SupportsHasPermission
@@ -29,7 +29,7 @@ class SiestaApi(APIView):
     # first authenticator has a challenge, else 403). Bodies are JSON only (API.md).
     # A personal access token may only make the calls of its scopes (TokenScope, checked first):
     # `read_scope` for GET, `write_scope` for the other methods; a view that names no
-    # `write_scope` refuses personal tokens its writes (siesta_site/api/authentication.py).
+    # `write_scope` refuses personal tokens its writes (core/api/authentication.py).
     # (Comments, not a docstring: drf-spectacular would show a docstring on every operation.)
 
     authentication_classes = [TokenAuthentication, SessionAuthentication]

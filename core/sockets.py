@@ -49,8 +49,8 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from siesta_site import credentials, safejson
-from siesta_site.broadcast import group_send
+from core import credentials, safejson
+from core.broadcast import group_send
 
 logger = logging.getLogger(__name__)
 

@@ -60,8 +60,8 @@ logger = logging.getLogger(__name__)
 
 WRITTEN_FOR = "4.3.0"
 """The channels_redis version whose storage format (inbox keys, msgpack bodies, group sorted sets)
-this layer writes and reads. pyproject.toml pins exactly it; tests/test_channel_layer.py fails on
-any other, and on the stock layer reading what this one stores."""
+this layer writes and reads. pyproject.toml pins exactly it; tests/core/test_channel_layer.py fails
+on any other, and on the stock layer reading what this one stores."""
 
 _sync_lock = threading.Lock()
 

@@ -1,4 +1,4 @@
-"""The shapes of the API's error bodies (``siesta_site.api.errors``), for the schema."""
+"""The shapes of the API's error bodies (``core.api.errors``), for the schema."""
 
 from __future__ import annotations
 

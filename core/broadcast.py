@@ -55,7 +55,7 @@ def layer_group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
     send needs neither this thread nor its context. Anywhere else (a Celery worker, a command), or
     should asgiref stop keeping its loop where this looks, ``async_to_sync`` runs it.
 
-    The Redis layer (``siesta_site.channel_layer``) sends from this thread instead, on a plain
+    The Redis layer (``core.channel_layer``) sends from this thread instead, on a plain
     connection of the thread: no hop and no event loop at all."""
     if getattr(layer, "sends_sync", False):
         layer.group_send_sync(group, event)

@@ -12,7 +12,7 @@ from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
 from django.conf import settings
 
-from siesta_site.channel_layer import POP_BATCH, RedisChannelLayer
+from core.channel_layer import POP_BATCH, RedisChannelLayer
 
 pytestmark = pytest.mark.requires_redis
 
@@ -273,9 +273,9 @@ async def test_sends_from_a_thousand_threads_share_a_bounded_pool_and_keep_arriv
 
 
 async def test_the_services_broadcast_reaches_the_group_from_a_thread():
-    """``siesta_site.broadcast`` sends on commit from a thread with no event loop (a Celery task,
+    """``core.broadcast`` sends on commit from a thread with no event loop (a Celery task,
     a request, a consumer's database thread): the Redis layer's synchronous send delivers it."""
-    from siesta_site import broadcast
+    from core import broadcast
 
     layer = RedisChannelLayer(
         hosts=[{"address": settings.REDIS_URL}], prefix=f"t-{uuid.uuid4().hex}:"
@@ -482,6 +482,6 @@ async def test_group_add_stores_what_channels_redis_stores(local):
 def test_channels_redis_is_the_version_whose_storage_format_the_layer_writes():
     from importlib.metadata import version
 
-    from siesta_site.channel_layer import WRITTEN_FOR
+    from core.channel_layer import WRITTEN_FOR
 
     assert version("channels-redis") == WRITTEN_FOR

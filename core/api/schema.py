@@ -6,7 +6,7 @@ Whatever a view declares, the plumbing in front of it answers, always in the ``E
 - 401 on every operation: a bad token is refused before the view runs (token authentication is
   tried first on every view, ``REST_FRAMEWORK``);
 - 403 on every operation: a personal access token outside its scopes
-  (``siesta_site.api.authentication.TokenScope``, ``"code": "missing_scope_<scope>"``);
+  (``core.api.authentication.TokenScope``, ``"code": "missing_scope_<scope>"``);
 - 400 on every operation with a body or query parameters: input that does not validate;
 - 404 on every operation with a path parameter (no such object, or a malformed id) or a
   ``page`` parameter (a page past the end, or not a page number).

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from siesta_site.throttling import Rate
+from core.throttling import Rate
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +117,7 @@ class Clock:
 
 @pytest.fixture
 def clock(monkeypatch):
-    from siesta_site import throttling
+    from core import throttling
 
     fake = Clock()
     monkeypatch.setattr(throttling, "time", fake)
@@ -272,7 +272,7 @@ def test_counts_live_in_redis_shared_by_every_server_process(settings, real_thro
 
     from django.core.cache import caches
 
-    from siesta_site.throttling import AUTH
+    from core.throttling import AUTH
 
     settings.CACHES = {
         "default": {
@@ -314,7 +314,7 @@ class DownCache:
 
 def test_throttles_let_requests_through_while_the_cache_is_down(real_throttles, monkeypatch):
     """Redis down must not turn every throttled request into a 500 (issue 9, item 3)."""
-    from siesta_site import throttling
+    from core import throttling
 
     monkeypatch.setattr(throttling, "cache", DownCache())
     UserFactory(username="ana")
@@ -325,7 +325,7 @@ def test_throttles_let_requests_through_while_the_cache_is_down(real_throttles, 
 
 def test_an_identity_of_any_characters_makes_a_plain_cache_key():
     """A username can hold spaces, markup and any length: the key holds its digest instead."""
-    from siesta_site.throttling import key_part
+    from core.throttling import key_part
 
     assert key_part("127.0.0.1") == "127.0.0.1"
     assert key_part("ana|10.0.0.1") == "ana|10.0.0.1"

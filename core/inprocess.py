@@ -10,9 +10,10 @@ Infrastructure shared by every app (it knows no app's tasks). Two ways to run ta
   (``SIESTA_INPROCESS_BEAT``), started by the first request the server answers
   (``SiestaSiteConfig.ready``). Tests turn both off and run tasks synchronously.
 
-Queues (``siesta_site.celery.queue_for``): bot turns, analyses and periodic work each have their
-own, so that one account's hard bots or a burst of analyses never hold up another's bot reply or
-the clocks. The in-process runner keeps the same separation with one thread pool per queue.
+Queues (``queue_for``, which the project's Celery router asks too): bot turns, analyses and
+periodic work each have their own, so that one account's hard bots or a burst of analyses never
+hold up another's bot reply or the clocks. The in-process runner keeps the same separation with
+one thread pool per queue.
 
 Enqueuing (``enqueue``, the one function every app's ``enqueue.py`` calls) happens after a commit
 and never fails the request that committed: a task that could not be sent (broker down) is logged,
@@ -21,6 +22,7 @@ and the apps' periodic sweeps send it again.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -29,16 +31,32 @@ from typing import Any
 from celery.schedules import maybe_schedule
 from django.conf import settings
 from django.db import close_old_connections, connections
-
-from siesta_site.celery import app, queue_for
+from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
+
+
+@functools.cache
+def celery_app() -> Any:
+    """The project's Celery app, named by ``SIESTA_CELERY_APP`` (the core imports no project
+    module: the composition root, ``siesta_site.celery``, says where its app is)."""
+    return import_string(settings.SIESTA_CELERY_APP)
+
+
+def queue_for(task_name: str) -> str:
+    """The queue a task goes to: ``SIESTA_TASK_QUEUES`` by task name, else the default queue.
+
+    Read at each call (a Celery router), so settings overridden in tests take effect."""
+    queues: dict[str, str] = getattr(settings, "SIESTA_TASK_QUEUES", {})
+    return queues.get(task_name) or celery_app().conf.task_default_queue
 
 
 def tasks_in_threads() -> bool:
     """Whether enqueued tasks run in this process's background threads (eager Celery, outside
     tests) rather than through the broker or synchronously."""
-    return bool(app.conf.task_always_eager and getattr(settings, "SIESTA_TASKS_IN_THREADS", False))
+    return bool(
+        celery_app().conf.task_always_eager and getattr(settings, "SIESTA_TASKS_IN_THREADS", False)
+    )
 
 
 POOL_THREADS = {"bots": 2}
@@ -55,9 +73,9 @@ def enqueue(task: Any, *args: Any) -> bool:
     module). Returns whether it was sent; a broker that cannot take it is logged, not raised (the
     sweeps send it again)."""
     if isinstance(task, str):
-        task = app.tasks[task]
+        task = celery_app().tasks[task]
     if not tasks_in_threads():
-        if app.conf.task_always_eager:  # tests: run now, and let a failure fail the test
+        if celery_app().conf.task_always_eager:  # tests: run now, and let a failure fail the test
             task.delay(*args)
             return True
         try:
@@ -118,11 +136,11 @@ class InProcessBeat:
     def _entries(self) -> list[tuple[str, Any, Any, tuple[Any, ...]]]:
         entries = []
         for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
-            task = app.tasks.get(entry["task"])
+            task = celery_app().tasks.get(entry["task"])
             if task is None:
                 logger.warning("periodic task %s (%s) is not registered", name, entry["task"])
                 continue
-            schedule = maybe_schedule(entry["schedule"], app=app)
+            schedule = maybe_schedule(entry["schedule"], app=celery_app())
             entries.append((name, schedule, task, tuple(entry.get("args", ()))))
         return entries
 
@@ -157,7 +175,7 @@ def start_inprocess_beat(**_signal_kwargs: Any) -> InProcessBeat | None:
     global _beat
     if _beat is not None or not getattr(settings, "SIESTA_INPROCESS_BEAT", False):
         return None
-    if not app.conf.task_always_eager:
+    if not celery_app().conf.task_always_eager:
         return None
     with _beat_lock:
         if _beat is not None:

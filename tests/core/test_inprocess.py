@@ -1,4 +1,4 @@
-"""The in-process task runner and beat (``siesta_site.inprocess``), used without a broker:
+"""The in-process task runner and beat (``core.inprocess``), used without a broker:
 enqueued tasks run in a thread pool per queue, the beat schedule in a daemon thread that the first
 request starts; tests run tasks synchronously. Exercised with the games app's real tasks."""
 
@@ -12,9 +12,9 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
+from core import inprocess
 from games import enqueue, tasks
 from games.models import Game, Seat
-from siesta_site import inprocess
 from tests.games.factories import make_game
 from tests.games.services.helpers import play_best_turn
 from tests.siesta_site.helpers import in_a_fresh_process
@@ -128,8 +128,8 @@ def test_without_a_broker_each_queue_has_its_own_threads(settings):
 def test_without_a_broker_the_seek_matcher_runs_in_a_thread_not_in_the_commit_hook(settings):
     """Every app enqueues through ``inprocess.enqueue``: a seek's triggered sweep runs in the
     periodic queue's thread, not inside the request's commit hook."""
-    from social import services as social_services
     from social import tasks as social_tasks
+    from social.services.seeks import seek_create
     from tests.factories import UserFactory
 
     settings.SIESTA_TASKS_IN_THREADS = True
@@ -140,7 +140,7 @@ def test_without_a_broker_the_seek_matcher_runs_in_a_thread_not_in_the_commit_ho
     original = social_tasks.match_seeks.run
     social_tasks.match_seeks.run = lambda: ran.append(threading.current_thread().name) or []
     try:
-        social_services.seek_create(user=UserFactory())
+        seek_create(user=UserFactory())
         assert _wait_for(lambda: bool(ran))
     finally:
         social_tasks.match_seeks.run = original

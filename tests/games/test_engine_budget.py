@@ -10,10 +10,10 @@ import uuid
 import pytest
 from django.conf import settings as django_settings
 
-from games.engine import GameRecord
+from games import engine_budget
+from games.engine.record import GameRecord
+from games.engine_budget import Budget, EngineBudgetSpent, EngineUnavailable
 from learn import board
-from siesta_site import engine_budget
-from siesta_site.engine_budget import Budget, EngineBudgetSpent, EngineUnavailable
 from tests.learn.helpers import recorded
 
 ALICE = "user:1"

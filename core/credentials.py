@@ -62,7 +62,7 @@ def is_personal_key(key: str) -> bool:
 
 def secret_digest(secret: str) -> str:
     """What is stored of a personal token, and what travels through the channel layer instead of
-    a secret (``siesta_site.sockets``). The secrets are long and random: one SHA-256 is enough."""
+    a secret (``core.sockets``). The secrets are long and random: one SHA-256 is enough."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
