@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from bench import botmatch, bots_bench
 from games import bots
 from games.bots import HardSettings, choose_turn, hard_turn
-from games.engine import Position, Termination, best_turn
+from games.engine import Position, Termination, Turn, best_turn
 from games.engine.expert import Expert, ExpertSettings, expert_turn
 
 SHAPES = [(players, variant) for players in (2, 3, 4) for variant in ("standard", "classic")]
@@ -138,7 +138,7 @@ def test_expert_is_deterministic_for_a_seed_and_spends_its_work_budget():
 
 def test_expert_screens_more_candidates_than_its_minimum():
     pos = _midgame(2, "standard", 8)
-    expert = Expert(pos, random.Random(0), ExpertSettings(work=30_000, min_width=1))
+    expert = Expert(pos, random.Random(0), ExpertSettings(work=40_000, min_width=1))
     looked: list[str] = []
     evaluate = expert.evaluate
 
@@ -151,6 +151,37 @@ def test_expert_screens_more_candidates_than_its_minimum():
     assert line is not None
     assert len(set(looked)) >= 3
     assert str(line.turn) in looked
+
+
+def test_expert_tries_to_spoil_the_reply_its_best_candidates_open():
+    """After screening, the best candidates are tried again with a piece on a cell of the reply
+    found after them; such a turn is legal, keeps the candidate's core and is screened."""
+    pos = _midgame(2, "standard", 8)
+    expert = Expert(pos, random.Random(0), ExpertSettings(work=60_000))
+    looked: list[tuple[str, float]] = []
+    evaluate = expert.evaluate
+    threats: dict[str, set[int]] = {}
+
+    def counting(turn, *, deep):
+        line = evaluate(turn, deep=deep)
+        if not deep and line is not None:
+            looked.append((str(turn), line.value))
+            threats[str(turn)] = {cell for _code, cell in line.threat}
+        return line
+
+    expert.evaluate = counting
+    assert expert.choose() is not None
+    refuting = [
+        turn
+        for turn, _value in looked
+        if any(
+            {p.cell for p in Turn.parse(turn).placements} & cells and turn != other
+            for other, cells in threats.items()
+        )
+    ]
+    assert refuting
+    for turn in refuting:
+        _check_legal_and_play(pos.copy(), Turn.parse(turn))
 
 
 def test_expert_line_counts_the_reply_it_opens():
