@@ -7,6 +7,7 @@ import functools
 import io
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -153,34 +154,36 @@ def test_expert_screens_more_candidates_than_its_minimum():
     assert str(line.turn) in looked
 
 
-def test_expert_tries_to_spoil_the_reply_its_best_candidates_open():
-    """After screening, the best candidates are tried again with a piece on a cell of the reply
-    found after them; such a turn is legal, keeps the candidate's core and is screened."""
-    pos = _midgame(2, "standard", 8)
-    expert = Expert(pos, random.Random(0), ExpertSettings(work=60_000))
-    looked: list[tuple[str, float]] = []
+def _screened(pos: Position, settings: ExpertSettings) -> list[tuple[str, set[int]]]:
+    """The turns the expert screens (in order), each with the cells of the reply found after it."""
+    expert = Expert(pos, random.Random(0), settings)
+    looked: list[tuple[str, set[int]]] = []
     evaluate = expert.evaluate
-    threats: dict[str, set[int]] = {}
 
     def counting(turn, *, deep):
         line = evaluate(turn, deep=deep)
         if not deep and line is not None:
-            looked.append((str(turn), line.value))
-            threats[str(turn)] = {cell for _code, cell in line.threat}
+            looked.append((str(turn), {cell for _code, cell in line.threat}))
         return line
 
     expert.evaluate = counting
     assert expert.choose() is not None
-    refuting = [
-        turn
-        for turn, _value in looked
-        if any(
-            {p.cell for p in Turn.parse(turn).placements} & cells and turn != other
-            for other, cells in threats.items()
-        )
-    ]
-    assert refuting
-    for turn in refuting:
+    return looked
+
+
+def test_expert_tries_to_spoil_the_reply_its_best_candidates_open():
+    """After screening, the best candidates are tried again with a piece on a cell of the reply
+    found after them: turns the expert would not have looked at otherwise, each legal and each on
+    a cell of a reply found before it."""
+    pos = _midgame(2, "standard", 8)
+    settings = ExpertSettings(work=60_000)
+    without = {turn for turn, _cells in _screened(pos, replace(settings, refute=0))}
+    looked = _screened(pos, settings)
+    added = [(index, turn) for index, (turn, _cells) in enumerate(looked) if turn not in without]
+    assert added
+    for index, turn in added:
+        cells = {p.cell for p in Turn.parse(turn).placements}
+        assert any(cells & threat for _earlier, threat in looked[:index])
         _check_legal_and_play(pos.copy(), Turn.parse(turn))
 
 
