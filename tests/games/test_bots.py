@@ -284,6 +284,32 @@ def test_settings_options_keep_integer_fields_integers():
         bots_bench.expert_options(["depth=2"])
 
 
+def test_mean_interval_is_the_normal_approximation():
+    # Mean 2, sample standard deviation sqrt(2/3), 4 values: 2 ± 1.96 * sqrt(2/3) / 2.
+    low, high = bots_bench.mean_interval([1.0, 2.0, 2.0, 3.0])
+    assert low == pytest.approx(2 - 0.98 * (2 / 3) ** 0.5)
+    assert high == pytest.approx(2 + 0.98 * (2 / 3) ** 0.5)
+    assert bots_bench.mean_interval([1.5]) == (1.5, 1.5)
+
+
+def test_summary_gives_placing_intervals_per_game():
+    """The other seats' places are averaged within each game before the interval, and the gap
+    is taken game by game."""
+    games = [
+        bots_bench.MatchGame(seed, 3, "standard", ("expert", "hard", "hard")) for seed in (1, 2)
+    ]
+    results = [
+        bots_bench.GameResult(games[0], [30, 20, 10], [1], 10),
+        bots_bench.GameResult(games[1], [10, 30, 20], [2], 10),
+    ]
+    summary = bots_bench.summarise(results, "expert")
+    assert summary.mean_placing == 2.0  # first, then third
+    assert summary.field_placing == 2.0
+    low, high = summary.gap_interval
+    assert low < -1 < 1 < high  # gaps of -1.5 and +1.5: no conclusion from two games
+    assert "difference +0.00" in "\n".join(summary.lines(3))
+
+
 def test_placing_shares_tied_places():
     assert bots_bench.placing([10, 20, 5], 2) == 1
     assert bots_bench.placing([10, 20, 5], 3) == 3
