@@ -5,7 +5,11 @@ up to spoil what the next player could score) the expert plays the line: the can
 other player's best reply (greedy, the way the medium bot plays), then its own best turn after
 them. A line is valued by the expert's lead over the best other seat at its end, plus a share of
 its own best turn then (what the candidate sets up), or by the result when the game ends on the
-way. The candidate whose line is worth most is played.
+way (near the end, a line where the expert's own next turn can end the game in first place counts
+as won). The candidates are first screened with the next player's reply only; the best few are
+then tried again with a piece on a cell of that reply (spoiling what they open up), and the best
+screened are followed to the expert's next turn, two at least and more while work is left. The
+candidate whose line is worth most is played.
 
 Why it can look at many candidates: a reply is searched *locally*. Each player's scoring
 components are enumerated once, on the position before the candidate; after a candidate only
@@ -585,7 +589,8 @@ def review(
 
 
 PUZZLE_CHECK = ExpertSettings(work=160_000, width=20, deep=4)
-"""The deeper search that checks a 'best turn' puzzle: four times the bot's work."""
+"""The deeper search that checks a 'best turn' puzzle: 160,000 placements, over three times the
+bot's work."""
 
 PUZZLE_MARGIN = 3.0
 """How far the expert's turn must lead, after the replies, both the turn played and the turn of
