@@ -147,6 +147,17 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """The normal-approximation interval of a mean (95% with the default ``z``)."""
+    if not values:
+        return 0.0, 0.0
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean
+    spread = z * statistics.stdev(values) / math.sqrt(len(values))
+    return mean - spread, mean + spread
+
+
 def _percentile(times: Sequence[float], share: float) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
@@ -170,6 +181,13 @@ class MatchSummary:
     """The other seats' mean place."""
     think_cpu_p99: dict[str, float] = field(default_factory=dict)
     seed: int = 0
+    placing_interval: tuple[float, float] = (0.0, 0.0)
+    """95% interval of the measured level's mean place."""
+    field_interval: tuple[float, float] = (0.0, 0.0)
+    """95% interval of the other seats' mean place (each game's mean over them counted once)."""
+    gap_interval: tuple[float, float] = (0.0, 0.0)
+    """95% interval of the measured level's place less the other seats' mean place, per game
+    (below 0: it places better)."""
 
     def lines(self, players: int) -> list[str]:
         low, high = self.interval
@@ -179,8 +197,12 @@ class MatchSummary:
             f"(95% CI {low:.1%}–{high:.1%}; fair share {1 / players:.1%}); "
             f"shared first in {self.shared}",
             f"mean score margin over the best other seat: {self.mean_margin:+.1f}",
-            f"mean placing: {self.level} {self.mean_placing:.2f}, "
-            f"the others {self.field_placing:.2f} (1 = first)",
+            f"mean placing: {self.level} {self.mean_placing:.2f} "
+            f"(95% CI {self.placing_interval[0]:.2f}–{self.placing_interval[1]:.2f}), "
+            f"the others {self.field_placing:.2f} "
+            f"({self.field_interval[0]:.2f}–{self.field_interval[1]:.2f}) (1 = first); "
+            f"difference {self.mean_placing - self.field_placing:+.2f} "
+            f"({self.gap_interval[0]:+.2f} to {self.gap_interval[1]:+.2f})",
         ]
         lines += [
             f"think time median {level}: {seconds * 1000:.0f} ms "
@@ -197,6 +219,7 @@ def summarise(results: Sequence[GameResult], level: str, seed: int = 0) -> Match
     margins = []
     placings: list[float] = []
     field_placings: list[float] = []
+    field_means: list[float] = []
     think: dict[str, list[float]] = {}
     think_cpu: dict[str, list[float]] = {}
     for result in results:
@@ -208,11 +231,13 @@ def summarise(results: Sequence[GameResult], level: str, seed: int = 0) -> Match
         mine = result.scores[seat - 1]
         margins.append(mine - max(s for i, s in enumerate(result.scores, 1) if i != seat))
         placings.append(placing(result.scores, seat))
-        field_placings.extend(
+        others = [
             placing(result.scores, other)
             for other in range(1, len(result.scores) + 1)
             if other != seat
-        )
+        ]
+        field_placings.extend(others)
+        field_means.append(statistics.fmean(others))
         for name, times in result.think.items():
             think.setdefault(name, []).extend(times)
         for name, times in result.think_cpu.items():
@@ -230,6 +255,9 @@ def summarise(results: Sequence[GameResult], level: str, seed: int = 0) -> Match
         field_placing=statistics.fmean(field_placings) if field_placings else 0.0,
         think_cpu_p99={name: _percentile(times, 0.99) for name, times in think_cpu.items()},
         seed=seed,
+        placing_interval=mean_interval(placings),
+        field_interval=mean_interval(field_means),
+        gap_interval=mean_interval([a - b for a, b in zip(placings, field_means, strict=True)]),
     )
 
 

@@ -5,7 +5,11 @@ up to spoil what the next player could score) the expert plays the line: the can
 other player's best reply (greedy, the way the medium bot plays), then its own best turn after
 them. A line is valued by the expert's lead over the best other seat at its end, plus a share of
 its own best turn then (what the candidate sets up), or by the result when the game ends on the
-way. The candidate whose line is worth most is played.
+way (near the end, a line where the expert's own next turn can end the game in first place counts
+as won). The candidates are first screened with the next player's reply only; the best few are
+then tried again with a piece on a cell of that reply (spoiling what they open up), and the best
+screened are followed to the expert's next turn, two at least and more while work is left. The
+candidate whose line is worth most is played.
 
 Why it can look at many candidates: a reply is searched *locally*. Each player's scoring
 components are enumerated once, on the position before the candidate; after a candidate only
@@ -42,9 +46,9 @@ Components = dict[frozenset[Step], tuple[int, tuple[Step, ...]]]
 class ExpertSettings:
     """How much the expert looks at. The defaults take about 0.5 s of one idle core."""
 
-    work: int = 40_000
+    work: int = 50_000
     """Placements tried per turn (the search's unit of work), over every search of the turn."""
-    width: int = 12
+    width: int = 16
     """Scoring cores of its own turned into candidates, best points first."""
     min_width: int = 3
     """Candidates looked at whatever the work spent."""
@@ -54,12 +58,27 @@ class ExpertSettings:
     """Short cores (fewer than three placements, best first) also filled up to spoil."""
     spoil_cells: int = 4
     """Cells of the next player's best cores tried as spoilers, best core first."""
+    refute: int = 3
+    """Best screened candidates (cores of fewer than three placements) tried again with a piece
+    on a cell of the reply found after them (to spoil what they open up)."""
+    refute_codes: int = 2
+    """Pieces tried on each such cell (roof, sun, shadow: the first that are legal)."""
+    refute_share: float = 0.15
+    """Share of the work kept for those."""
     deep: int = 2
     """Candidates (the best after the next player's reply) followed to the expert's next turn."""
     deep_share: float = 0.3
     """Share of the work kept for following those."""
+    deep_more: int = 6
+    """Candidates followed to the expert's next turn while work is left (past ``deep``)."""
+    deep_more_at: float = 0.85
+    """Share of the work past which no candidate beyond ``deep`` is followed (a line costs
+    about a tenth of the budget)."""
     follow_weight: float = 0.5
     """Weight of the expert's own best turn at the end of a line (what the candidate sets up)."""
+    end_check: int = 1
+    """Whether a line whose next turn of the expert can end the game in first place counts as
+    won (near the end)."""
 
 
 @dataclass
@@ -139,6 +158,8 @@ class Line:
     """The game ends on the way: the value is the result."""
     replies: list[tuple[int, int]] = field(default_factory=list)
     """(seat, points for that seat) of each reply, in order."""
+    threat: tuple[Step, ...] = ()
+    """The placements of the next player's reply (what a spoiling piece would stop)."""
     follow: int = 0
     """The expert's best points on its next turn (0 when the game ended)."""
     deep: bool = False
@@ -249,19 +270,33 @@ class Expert:
                 result.append((gain, core, turn))
         return result
 
-    def spoilers(self, core: tuple[Step, ...], threats: list[Cell]) -> list[Turn]:
-        """``core`` filled up with a piece on a cell of the next player's best cores."""
+    def spoilers(
+        self,
+        core: tuple[Step, ...],
+        threats: list[Cell],
+        codes: tuple[int, ...] = (SUN, SHADOW, -1),
+        per_cell: int = 1,
+    ) -> list[tuple[tuple[Step, ...], Turn]]:
+        """(core, turn): ``core`` and a piece on a cell of ``threats`` (the first ``per_cell``
+        of ``codes`` that are legal there, -1 for the expert's roof), filled up."""
         if len(core) >= 3:
             return []
         searcher = _Counted(self.pos, self.work)
         roof = ROOF0 + self.seat - 1
+        taken = {cell for _code, cell in core}
         turns = []
         for cell in threats:
-            for code in (SUN, SHADOW, roof):
-                turn = searcher.complete((*core, (code, cell)), self.rng)
+            if cell in taken:
+                continue
+            tried = 0
+            for code in (roof if code < 0 else code for code in codes):
+                spoiled = (*core, (code, cell))
+                turn = searcher.complete(spoiled, self.rng)
                 if turn is not None:
-                    turns.append(turn)
-                    break
+                    turns.append((spoiled, turn))
+                    tried += 1
+                    if tried >= per_cell:
+                        break
         return turns
 
     # -- lines -----------------------------------------------------------------------------------
@@ -307,17 +342,28 @@ class Expert:
                     gain, cores = searcher.best_cores()
                 if seat == self.seat:
                     line.follow = gain
+                    if self.settings.end_check and _near_end(pos):
+                        # Its own turn may end the game in first place: the line is won.
+                        winning = self._winning_end(searcher, start)
+                        if winning is not None:
+                            put.extend(winning[1])
+                            over = True
                     break
                 if gain <= 0 or not cores:
                     if not has_scoring_turn(pos):
                         over = True
                         break
                     gain, cores = 0, []
+                first = not line.replies
+                if first:
+                    line.threat = tuple(cores[0]) if cores else ()
                 if _near_end(pos):
                     winning = self._winning_end(searcher, start)
                     if winning is not None:
                         gain, cells = winning
                         put.extend(cells)
+                        if first:
+                            line.threat = tuple((pos.cells[cell], cell) for cell in cells)
                         cores, over = [()], True
                 for code, cell in cores[0] if cores else ():
                     if searcher.try_put(code, cell):
@@ -366,17 +412,17 @@ class Expert:
 
     def _order(
         self, candidates: list[tuple[int, tuple[Step, ...], Turn]]
-    ) -> list[tuple[int, Turn]]:
-        """(points, turn) in the order they are looked at: the best plainly filled ones first,
+    ) -> list[tuple[tuple[Step, ...], Turn]]:
+        """(core, turn) in the order they are looked at: the best plainly filled ones first,
         interleaved with the best short cores filled up to spoil the next player's best."""
         settings = self.settings
         following = self.seat % self.pos.players + 1
         threats = self._threat_cells(following)[: settings.spoil_cells]
-        spoiling: list[tuple[int, Turn]] = []
-        short = [(gain, core) for gain, core, _turn in candidates if len(core) < 3]
-        for gain, core in short[: settings.spoilers]:
-            spoiling.extend((gain, turn) for turn in self.spoilers(core, threats))
-        plain = [(gain, turn) for gain, _core, turn in candidates]
+        spoiling: list[tuple[tuple[Step, ...], Turn]] = []
+        short = [core for _gain, core, _turn in candidates if len(core) < 3]
+        for core in short[: settings.spoilers]:
+            spoiling.extend(self.spoilers(core, threats))
+        plain = [(core, turn) for _gain, core, turn in candidates]
         head = settings.plain_first
         ordered = plain[:head]
         rest = plain[head:]
@@ -386,6 +432,35 @@ class Expert:
             if rest:
                 ordered.append(rest.pop(0))
         return ordered
+
+    def _refute(
+        self,
+        screened: list[Line],
+        cores: dict[str, tuple[Step, ...]],
+        seen: set[str],
+        reserve: float,
+    ) -> None:
+        """Screen the best candidates again with a piece on a cell of the reply found after
+        them (what they open up, spoiled), while the work allows; added to ``screened``."""
+        settings = self.settings
+        best = sorted(screened, key=lambda line: -line.value)[: settings.refute]
+        for line in best:
+            core = cores.get(str(line.turn), ())
+            if line.over or not line.threat or len(core) >= 3:
+                continue
+            cells = [cell for _code, cell in line.threat]
+            for spoiled, turn in self.spoilers(
+                core, cells, (-1, SUN, SHADOW), settings.refute_codes
+            ):
+                if self.work.spent >= self.work.budget - reserve:
+                    return
+                if str(turn) in seen:
+                    continue
+                seen.add(str(turn))
+                refuted = self.evaluate(turn, deep=False)
+                if refuted is not None:
+                    screened.append(refuted)
+                    cores[str(turn)] = spoiled
 
     def prepare(self) -> None:
         """Enumerate every player's components (what ``evaluate`` needs, without choosing)."""
@@ -403,11 +478,13 @@ class Expert:
             return None
         screened: list[Line] = []
         seen: set[str] = set()
+        cores: dict[str, tuple[Step, ...]] = {}
         reserve = settings.work * settings.deep_share
-        for _gain, turn in self._order(candidates):
+        refuting = reserve + settings.work * settings.refute_share
+        for core, turn in self._order(candidates):
             if (
                 len(screened) >= settings.min_width
-                and self.work.spent >= self.work.budget - reserve
+                and self.work.spent >= self.work.budget - refuting
             ):
                 break
             if str(turn) in seen:
@@ -416,13 +493,18 @@ class Expert:
             line = self.evaluate(turn, deep=False)
             if line is not None:
                 screened.append(line)
+                cores[str(turn)] = core
         if not screened:
             return None
+        self._refute(screened, cores, seen, reserve)
         # Stable: on equal values the earlier candidate (more points now) comes first.
         screened.sort(key=lambda line: -line.value)
         deepened: list[Line] = []
-        for line in screened[: settings.deep]:
-            if deepened and self.work.exhausted:
+        more_until = self.work.budget * settings.deep_more_at
+        for index, line in enumerate(screened[: max(settings.deep, settings.deep_more)]):
+            if (deepened and self.work.exhausted) or (
+                index >= settings.deep and self.work.spent >= more_until
+            ):
                 break
             if line.over:
                 deepened.append(line)
@@ -507,7 +589,8 @@ def review(
 
 
 PUZZLE_CHECK = ExpertSettings(work=160_000, width=20, deep=4)
-"""The deeper search that checks a 'best turn' puzzle: four times the bot's work."""
+"""The deeper search that checks a 'best turn' puzzle: 160,000 placements, over three times the
+bot's work."""
 
 PUZZLE_MARGIN = 3.0
 """How far the expert's turn must lead, after the replies, both the turn played and the turn of

@@ -7,6 +7,7 @@ import functools
 import io
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -14,7 +15,7 @@ from django.core.management import CommandError, call_command
 from bench import botmatch, bots_bench
 from games import bots
 from games.bots import HardSettings, choose_turn, hard_turn
-from games.engine import Position, Termination
+from games.engine import Position, Termination, Turn
 from games.engine.expert import Expert, ExpertSettings, expert_turn
 from games.engine.search import best_turn
 
@@ -139,7 +140,7 @@ def test_expert_is_deterministic_for_a_seed_and_spends_its_work_budget():
 
 def test_expert_screens_more_candidates_than_its_minimum():
     pos = _midgame(2, "standard", 8)
-    expert = Expert(pos, random.Random(0), ExpertSettings(work=30_000, min_width=1))
+    expert = Expert(pos, random.Random(0), ExpertSettings(work=40_000, min_width=1))
     looked: list[str] = []
     evaluate = expert.evaluate
 
@@ -152,6 +153,39 @@ def test_expert_screens_more_candidates_than_its_minimum():
     assert line is not None
     assert len(set(looked)) >= 3
     assert str(line.turn) in looked
+
+
+def _screened(pos: Position, settings: ExpertSettings) -> list[tuple[str, set[int]]]:
+    """The turns the expert screens (in order), each with the cells of the reply found after it."""
+    expert = Expert(pos, random.Random(0), settings)
+    looked: list[tuple[str, set[int]]] = []
+    evaluate = expert.evaluate
+
+    def counting(turn, *, deep):
+        line = evaluate(turn, deep=deep)
+        if not deep and line is not None:
+            looked.append((str(turn), {cell for _code, cell in line.threat}))
+        return line
+
+    expert.evaluate = counting
+    assert expert.choose() is not None
+    return looked
+
+
+def test_expert_tries_to_spoil_the_reply_its_best_candidates_open():
+    """After screening, the best candidates are tried again with a piece on a cell of the reply
+    found after them: turns the expert would not have looked at otherwise, each legal and each on
+    a cell of a reply found before it."""
+    pos = _midgame(2, "standard", 8)
+    settings = ExpertSettings(work=60_000)
+    without = {turn for turn, _cells in _screened(pos, replace(settings, refute=0))}
+    looked = _screened(pos, settings)
+    added = [(index, turn) for index, (turn, _cells) in enumerate(looked) if turn not in without]
+    assert added
+    for index, turn in added:
+        cells = {p.cell for p in Turn.parse(turn).placements}
+        assert any(cells & threat for _earlier, threat in looked[:index])
+        _check_legal_and_play(pos.copy(), Turn.parse(turn))
 
 
 def test_expert_line_counts_the_reply_it_opens():
@@ -249,6 +283,32 @@ def test_settings_options_keep_integer_fields_integers():
     assert isinstance(bots_bench.expert_options(["work=9000"])["work"], int)
     with pytest.raises(ValueError, match="--expert"):
         bots_bench.expert_options(["depth=2"])
+
+
+def test_mean_interval_is_the_normal_approximation():
+    # Mean 2, sample standard deviation sqrt(2/3), 4 values: 2 ± 1.96 * sqrt(2/3) / 2.
+    low, high = bots_bench.mean_interval([1.0, 2.0, 2.0, 3.0])
+    assert low == pytest.approx(2 - 0.98 * (2 / 3) ** 0.5)
+    assert high == pytest.approx(2 + 0.98 * (2 / 3) ** 0.5)
+    assert bots_bench.mean_interval([1.5]) == (1.5, 1.5)
+
+
+def test_summary_gives_placing_intervals_per_game():
+    """The other seats' places are averaged within each game before the interval, and the gap
+    is taken game by game."""
+    games = [
+        bots_bench.MatchGame(seed, 3, "standard", ("expert", "hard", "hard")) for seed in (1, 2)
+    ]
+    results = [
+        bots_bench.GameResult(games[0], [30, 20, 10], [1], 10),
+        bots_bench.GameResult(games[1], [10, 30, 20], [2], 10),
+    ]
+    summary = bots_bench.summarise(results, "expert")
+    assert summary.mean_placing == 2.0  # first, then third
+    assert summary.field_placing == 2.0
+    low, high = summary.gap_interval
+    assert low < -1 < 1 < high  # gaps of -1.5 and +1.5: no conclusion from two games
+    assert "difference +0.00" in "\n".join(summary.lines(3))
 
 
 def test_placing_shares_tied_places():

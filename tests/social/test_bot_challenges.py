@@ -13,8 +13,8 @@ from games import services as game_services
 from games.models import Game
 from games.services import InvalidInput, LimitReached
 from ratings.models import BotResult
-from social.services import challenges as services
 from social.models import Challenge, Notification
+from social.services import challenges as services
 from tests.factories import UserFactory
 from tests.ratings.play import play_round
 
