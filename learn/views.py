@@ -24,6 +24,7 @@ from games.models import Game
 from games.views import board_rows, client_strings, counted_forms
 from learn import board, selectors, services
 from learn.models import Puzzle
+from siesta_site.converters import id_of
 
 THEME_NAMES = dict(Puzzle.Theme.choices)
 
@@ -112,8 +113,7 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
         error = _("The turn number in the link is not a number.")
     game_id = request.GET.get("game")
     if game_id:
-        wanted = game_id if game_id.isascii() and game_id.isdigit() else 0
-        game = Game.objects.filter(pk=wanted).first()
+        game = Game.objects.filter(pk=id_of(game_id) or 0).first()
         if game is None:
             error = GameNotFound(game_id).message
         elif game.status != Game.Status.FINISHED:
