@@ -35,6 +35,7 @@ from django.db import connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.converters import id_of
 from core.credentials import (
     PLAY,
     TokenGrant,
@@ -224,10 +225,6 @@ def _grant_for_token(key: str) -> TokenGrant | None:
     return TokenGrant(user=user, scopes=None)
 
 
-def _game_id_of(text: str) -> int | None:
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
-
-
 # -- the consumer -------------------------------------------------------------------------------
 
 
@@ -256,7 +253,7 @@ class GameConsumer(GuardedJsonConsumer):
         await handler(message)
 
     async def connect(self) -> None:
-        self.game_id = _game_id_of(str(self.scope["url_route"]["kwargs"]["game_id"]))
+        self.game_id = id_of(str(self.scope["url_route"]["kwargs"]["game_id"]))
         self.version = -1
         self.synced_version = -1
         self.joined = False

@@ -1,4 +1,9 @@
-"""The move path's queries in plain SQL (docs/performance.md).
+"""The move's persistence in plain SQL (docs/performance.md, "The move's path").
+
+A move reads its game's rows (``seats_of``, or ``seats_locked`` inside a transaction: the seats
+joined to their game and users, with the turns on PostgreSQL) and writes them with ``write_move``,
+which applies only at the version read, on every database. The other services' locked reads use
+``seats_locked`` too; a socket's state and token sign-in read here as well.
 
 A move is a handful of small queries; through the ORM, building and compiling them (querysets,
 ``select_related``, ``save(update_fields=...)``, ``bulk_update``'s ``CASE``) cost several times the
@@ -22,10 +27,11 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 import psycopg
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Model
 from rest_framework.authtoken.models import Token
 
+from core.converters import MAX_ID
 from games.models import Game, Seat, Turn
 
 M = TypeVar("M", bound=Model)
@@ -162,9 +168,9 @@ def _seats_sql(vendor: str, lock: bool) -> str:
     if lock and features.has_select_for_update:
         sql += " FOR UPDATE"
         if features.has_select_for_update_of:
-            # PostgreSQL locks a row's tables in this order: the game first, as a move's
-            # version-checked write does (``write_move_if_current``), so neither can hold a seat
-            # while waiting for the game the other holds (a deadlock).
+            # PostgreSQL locks a row's tables in this order: the game first, as a move's write
+            # does (``write_move``), so neither can hold a seat while waiting for the game the
+            # other holds (a deadlock).
             sql += f" OF {game}, {seat}"
     return sql
 
@@ -203,6 +209,8 @@ def seats_of(game_id: int) -> list[Seat]:
 
 
 def _seats(game_id: int, *, lock: bool) -> list[Seat]:
+    if not 0 < game_id <= MAX_ID:  # no row has it, and SQLite could not bind it (OverflowError)
+        return []
     user_model = Seat._meta.get_field("user").related_model
     assert isinstance(user_model, type)
     seat_reader, game_reader, user_reader = _read(Seat), _read(Game), _read(user_model)
@@ -365,73 +373,60 @@ class PendingMove:
     seats: list[tuple[Seat, list[str]]]
 
 
-def write_move_if_current(
+def write_move(
     pending: PendingMove, game: Game, game_fields: Sequence[str], *, version: int
 ) -> bool:
-    """As ``write_move``, in one autocommit statement on PostgreSQL, only if the game's row is
-    still at ``version``: its ``UPDATE`` takes the row lock and checks the version (PostgreSQL
-    checks it again on the newest row if the lock had to wait), and the turn and the seats are
-    written only when it matched. Returns whether it did."""
-    assert connection.vendor == "postgresql"
-    assert not connection.in_atomic_block
-    sql, fields = _insert_sql(Turn, connection.vendor)
-    turn = pending.turn
-    insert_sql = sql.replace(" VALUES (", " SELECT ").removesuffix(")") + " FROM g"
-    params = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
+    """Write a move read at ``version``: insert ``pending.turn``, update the changed seats and the
+    game's ``game_fields``, all or nothing, and only if the game's row is still at ``version``.
+    Returns whether it did (False: another change came first, and nothing was written).
+
+    The game's ``UPDATE ... WHERE id = ... AND version = ...`` comes first: it takes the game's row
+    lock (the game before its seats, as every locked read takes them, so the two cannot deadlock)
+    and checks the version on the newest row. On PostgreSQL the whole write is one statement
+    (data-modifying ``WITH`` clauses: the turn and the seats read the game's clause, so they are
+    written only if it was), atomic by itself, in autocommit or inside a transaction; elsewhere one
+    statement per row inside ``transaction.atomic``. An ``IntegrityError`` comes from the turn:
+    ``(game, ply)`` is taken."""
+    assert game_fields, "a move always changes the game's row (its ply and version)"
     game_sql, game_params = _update_one(Game, game, game_fields)
-    clauses = [f"g AS ({game_sql} AND {_qn('version')} = %s RETURNING 1)", f"t AS ({insert_sql})"]
-    all_params = [*game_params, version, *params]
-    for index, (seat, names) in enumerate(pending.seats):
-        seat_sql, seat_params = _update_one(Seat, seat, names)
-        clauses.append(f"s{index} AS ({seat_sql} AND EXISTS (SELECT 1 FROM g))")
-        all_params += seat_params
-    with _cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(clauses)} SELECT count(*) FROM g", all_params)
-        (written,) = cursor.fetchone()
-    if not written:
-        return False
-    turn._state.adding = False
-    turn._state.db = connection.alias
+    game_sql += f" AND {_qn('version')} = %s"
+    game_params.append(version)
+    turn = pending.turn
+    if connection.vendor == "postgresql":
+        sql, fields = _insert_sql(Turn, connection.vendor)
+        insert_sql = sql.replace(" VALUES (", " SELECT ").removesuffix(")") + " FROM g"
+        params = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
+        clauses = [f"g AS ({game_sql} RETURNING 1)", f"t AS ({insert_sql})"]
+        all_params = [*game_params, *params]
+        for index, (seat, names) in enumerate(pending.seats):
+            seat_sql, seat_params = _update_one(Seat, seat, names)
+            clauses.append(f"s{index} AS ({seat_sql} AND EXISTS (SELECT 1 FROM g))")
+            all_params += seat_params
+        with _cursor() as cursor:
+            cursor.execute(f"WITH {', '.join(clauses)} SELECT count(*) FROM g", all_params)
+            (written,) = cursor.fetchone()
+        if not written:
+            return False
+        turn._state.adding = False
+        turn._state.db = connection.alias
+    else:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(game_sql, game_params)
+                if cursor.rowcount != 1:
+                    return False
+            insert(turn)
+            if len(pending.seats) == 1:
+                update(Seat, [pending.seats[0][0]], pending.seats[0][1])
+            elif pending.seats:  # one UPDATE for them all
+                names = sorted({name for _seat, fields in pending.seats for name in fields})
+                update(Seat, [seat for seat, _fields in pending.seats], names)
     turns = game.__dict__.get(_TURNS)
     if turns is not None:
         turns.append(
             TurnRow(turn.ply, turn.seat, turn.move, list(turn.points), turn.hint, turn.played_at)
         )
     return True
-
-
-def write_move(pending: PendingMove, game: Game, game_fields: Sequence[str]) -> None:
-    """Insert ``pending.turn``, update the changed seats and the game's ``game_fields``.
-
-    On PostgreSQL one statement (data-modifying ``WITH`` clauses); elsewhere one per row. An
-    ``IntegrityError`` here comes from the turn: ``(game, ply)`` is taken."""
-    assert game_fields, "a move always changes the game's row (its ply and version)"
-    turns = game.__dict__.get(_TURNS)
-    if connection.vendor != "postgresql":
-        insert(pending.turn)
-        if len(pending.seats) == 1:
-            update(Seat, [pending.seats[0][0]], pending.seats[0][1])
-        elif pending.seats:  # one UPDATE for them all
-            names = sorted({name for _seat, fields in pending.seats for name in fields})
-            update(Seat, [seat for seat, _fields in pending.seats], names)
-        update(Game, [game], game_fields)
-    else:
-        sql, fields = _insert_sql(Turn, connection.vendor)
-        turn = pending.turn
-        params = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
-        clauses = [f"t AS ({sql})"]
-        for index, (seat, names) in enumerate(pending.seats):
-            seat_sql, seat_params = _update_one(Seat, seat, names)
-            clauses.append(f"s{index} AS ({seat_sql})")
-            params += seat_params
-        game_sql, game_params = _update_one(Game, game, game_fields)
-        with _cursor() as cursor:
-            cursor.execute(f"WITH {', '.join(clauses)} {game_sql}", params + game_params)
-        turn._state.adding = False
-        turn._state.db = connection.alias
-    if turns is not None:
-        t = pending.turn
-        turns.append(TurnRow(t.ply, t.seat, t.move, list(t.points), t.hint, t.played_at))
 
 
 def _update_one(model: type[M], obj: M, names: Sequence[str]) -> tuple[str, list[Any]]:

@@ -5,28 +5,27 @@ caller expects (seat, ply, status), changes the rows, bumps ``version`` and, on 
 new state to watchers and enqueues follow-up tasks (bot turns, analysis). A ``(game, ply)`` unique
 constraint stands behind the ply check.
 
-One exception, for speed (docs/architecture.md): on PostgreSQL a player's move that does not end
-the game is read without a lock and written by one statement that applies only if the game is still
-at the version read (``_move_if_current``); since every change raises the version, that write is
-the one the locked transaction would have made, and a move that finds the version moved on is made
-the locked way.
+A move (a player's or a bot's) takes one path on every database (``_make_move``): its rows are read
+without a lock, the move is checked and played on them, and the write (``rows.write_move``) applies
+only if the game is still at the version read. Every change to a game raises its version, so that
+write is the one a locked transaction would have made; a move that finds the version moved on (or
+the turn's time up) is read again under the lock, in a transaction, and made by the same write.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import random
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -150,28 +149,9 @@ def _after_commit(func: Callable[..., Any], *args: Any) -> None:
 
     # Django's log line for a failed robust hook names it by __qualname__ (a partial has none).
     hook.__qualname__ = f"{func.__qualname__}({', '.join(map(_hook_argument, args))})"
-    held: list[Callable[[], None]] | None = getattr(_held, "hooks", None)
-    if held is not None:
-        held.append(hook)
-    else:
-        transaction.on_commit(hook, robust=True)
-
-
-_held = threading.local()
-"""``_held.hooks``: where ``_after_commit`` puts its hooks while a version-checked move is being
-made outside a transaction (``_move_if_current``), which runs them once its write has succeeded."""
-
-
-def _run_held(hooks: Iterable[Callable[[], None]]) -> None:
-    """Run hooks held for a write that succeeded, each isolated from the others, as Django runs
-    robust ``on_commit`` hooks."""
-    for hook in hooks:
-        try:
-            hook()
-        except Exception as exc:
-            logger.error(
-                "Error calling %s after a move (%s).", hook.__qualname__, exc, exc_info=True
-            )
+    # Outside a transaction (a move's one-statement write in autocommit) the change is already
+    # committed, and Django runs the hook at once, isolated as well.
+    transaction.on_commit(hook, robust=True)
 
 
 def _hook_argument(value: Any) -> str:
@@ -185,25 +165,26 @@ def _hook_argument(value: Any) -> str:
     return type(value).__name__
 
 
-def _publish(game: Game, seats: Sequence[Seat], move: rows.PendingMove | None = None) -> None:
-    """Bump the version, save (with ``move``'s turn and seats, in one statement where the database
-    allows), and push the new state to watchers once the transaction commits."""
+def _publish(game: Game, seats: Sequence[Seat]) -> None:
+    """Bump the version, save the game's changed fields, and push the new state to watchers once
+    the transaction commits."""
     game.version += 1
-    if move is None:
-        _save_changed(game)
-        turns = None
-    else:
-        try:
-            rows.write_move(move, game, _changed_fields(game))
-        except IntegrityError:
-            # No savepoint, as for ``_insert_turn``: the error ends the transaction anyway.
-            raise StalePly(_("This turn was already played."), ply=game.ply - 1) from None
-        _remember(game)
-        for seat, _fields in move.seats:
-            _remember(seat)
-        turns = rows.known_turns(game)
-    state = game_state(game, seats, turns if turns is not None else rows.turns_of(game.pk))
-    _after_commit(realtime.broadcast_game_state, game.pk, state)
+    _save_changed(game)
+    _broadcast(game, seats)
+
+
+def _broadcast(game: Game, seats: Sequence[Seat]) -> None:
+    """Push the game's state to watchers and announce the change, once the transaction commits."""
+    _send_state(_state_of(game, seats))
+
+
+def _state_of(game: Game, seats: Sequence[Seat]) -> GameState:
+    turns = rows.known_turns(game)
+    return game_state(game, seats, turns if turns is not None else rows.turns_of(game.pk))
+
+
+def _send_state(state: GameState) -> None:
+    _after_commit(realtime.broadcast_game_state, state["id"], state)
     _after_commit(_announce_change, state)
 
 
@@ -567,114 +548,127 @@ def _play(
     return list(points), turn, changed, position
 
 
-def _apply_move(
-    game: Game, seats: list[Seat], seat: Seat, move: str, *, by_bot: bool
-) -> tuple[list[int], rows.PendingMove | None]:
-    """Play ``move`` for ``seat`` in memory. A move that ends the game is written at once (the
-    end of the game reads it back); any other comes back as a ``PendingMove`` that ``_publish``
-    writes together with the game's row."""
+def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | None) -> MoveResult:
+    """Play ``move`` for ``user``'s seat. ``ply`` must be the game's current ply.
+
+    A move that arrives after the turn's deadline is refused and the seat times out, as the
+    periodic sweep would have done had it run first."""
+    if not isinstance(move, str) or not move.strip():
+        raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
+
+    def players_seat(game: Game, seats: list[Seat]) -> Seat:
+        _check_ply(game, seats, user, ply, required=True)
+        return _check_turn(game, seats, user)
+
+    made = _make_move(game_id, move, players_seat, by_bot=False)
+    assert made is not None
+    return made
+
+
+def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
+    """Play a bot's move for the seat to move if it is still that bot's turn at ``ply``.
+
+    A stale or repeated bot task changes nothing and returns False."""
+
+    def bots_seat(game: Game, seats: list[Seat]) -> Seat | None:
+        if game.status != Game.Status.ACTIVE or game.ply != ply:
+            return None
+        seat = game.seat_to_move(seats)
+        return seat if seat is not None and seat.played_by_bot else None
+
+    try:
+        return _make_move(game_id, move, bots_seat, by_bot=True) is not None
+    except NotFound:
+        return False
+
+
+SeatFor = Callable[[Game, list[Seat]], Seat | None]
+"""Whose move it is, from the rows read: the seat, None when there is nothing to do (a stale bot
+task), or the refusal raised."""
+
+
+class _VersionMoved(Exception):
+    """The game changed between a move's read and its write, or the turn's time is up: the move is
+    read again under the lock. Nothing was written."""
+
+
+def _make_move(game_id: int, move: str, seat_for: SeatFor, *, by_bot: bool) -> MoveResult | None:
+    """The move's one path (docs/performance.md, "The move's path"): read, check, write at the
+    version read. First without a lock or a transaction of its own; if the version moved on
+    meanwhile, or the player's time is up (the timeout is written under the lock), once more in a
+    transaction with the rows locked, where the write cannot miss. A refusal is final either way: it
+    is what the locked way would say of the same committed rows."""
+    try:
+        made = _move_at_version(game_id, move, seat_for, by_bot=by_bot, lock=False)
+    except _VersionMoved:
+        with transaction.atomic():
+            made = _move_at_version(game_id, move, seat_for, by_bot=by_bot, lock=True)
+    if isinstance(made, _TimedOut):  # raised after the commit, which keeps the timeout
+        raise TurnTimedOut(_("The time for this turn ran out."), ply=made.ply)
+    return made
+
+
+@dataclass(frozen=True)
+class _TimedOut:
+    ply: int
+
+
+def _move_at_version(
+    game_id: int, move: str, seat_for: SeatFor, *, by_bot: bool, lock: bool
+) -> MoveResult | _TimedOut | None:
+    game, seats = _read_for_move(game_id, lock=lock)
+    late = game.status == Game.Status.ACTIVE and game.deadline and game.deadline < _now()
+    if late and not by_bot:
+        if not lock:
+            raise _VersionMoved
+        if _expire_turn(game, seats, _now()):
+            return _TimedOut(game.ply)
+    seat = seat_for(game, seats)
+    if seat is None:
+        return None
     points, turn, changed, position = _play(game, seats, seat, move, by_bot=by_bot)
+    read_version = game.version
+    game.version += 1
     if not position.over:
         game.to_move = position.to_move
         game.deadline = _deadline_for(game, seats)
-        _schedule_bot(game, seats)
-        return points, rows.PendingMove(turn, changed)
-    _insert_turn(turn, game)
-    for s, fields in changed:
-        rows.update(Seat, [s], fields)
-        _remember(s)
-    assert position.end is not None
-    _finish(game, seats, position.end.value)
-    return points, None
-
-
-def _insert_turn(turn: Turn, game: Game) -> None:
-    try:
-        # No savepoint: the row lock and the ply check make a clash all but impossible, and the
-        # error that stands behind them ends (and rolls back) the whole transaction anyway.
-        rows.insert(turn)
-    except IntegrityError:
-        raise StalePly(_("This turn was already played."), ply=game.ply - 1) from None
-
-
-def game_move_make(*, game_id: int, user: User | None, move: str, ply: int | None) -> MoveResult:
-    """Play ``move`` for ``user``'s seat. ``ply`` must be the game's current ply."""
-    if not isinstance(move, str) or not move.strip():
-        raise InvalidMove(_("Send a move like SF5 RF6 HF7."))
-    if settings.SIESTA_VERSION_CHECKED_MOVES and not connection.in_atomic_block:
-        made = _move_if_current(game_id, user, move, ply)
-        if made is not None:
-            return made
-    with transaction.atomic():
-        game, seats = _lock(game_id)
-        # A move that arrives after the deadline is refused and the seat times out, as the
-        # periodic sweep would have done had it run first.
-        late = _expire_turn(game, seats, _now())
-        if not late:
-            _check_ply(game, seats, user, ply, required=True)
-            seat = _check_turn(game, seats, user)
-            points, pending = _apply_move(game, seats, seat, move, by_bot=False)
-            _publish(game, seats, pending)
-    if late:  # raised after the commit, which keeps the timeout
-        raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
-    return MoveResult(game.ply, points, game)
-
-
-def _move_if_current(
-    game_id: int, user: User | None, move: str, ply: int | None
-) -> MoveResult | None:
-    """A move made without a lock or a transaction (PostgreSQL; docs/architecture.md): the rows
-    read as they are, the move checked and played on them, and the write made by one statement
-    that applies only if the game is still at the version read (``rows.write_move_if_current``).
-
-    Every change to a game in play raises its version, so a write that applies is one the locked
-    way would have made. Returns None, having written and sent nothing, whenever the move must
-    take the locked way: the game is not in play, the turn's time is up (the move times the player
-    out), the move ends the game (the ending is announced inside a transaction), or the version
-    moved on since the read. A refusal is final: it is what the locked way would say of the same
-    committed rows."""
-    seats = rows.seats_of(game_id)
-    if not seats:
-        return None
-    game = seats[0].game
-    _remember(game)
-    for s in seats:
-        _remember(s)
-    if game.status != Game.Status.ACTIVE or (game.deadline and game.deadline < _now()):
-        return None
-    _check_ply(game, seats, user, ply, required=True)
-    seat = _check_turn(game, seats, user)
-    points, turn, changed, position = _play(game, seats, seat, move, by_bot=False)
-    if position.over:
-        return None
-    hooks: list[Callable[[], None]] = []
-    _held.hooks = hooks
-    try:
-        game.to_move = position.to_move
-        game.deadline = _deadline_for(game, seats)
-        _schedule_bot(game, seats)
-        read_version = game.version
-        game.version += 1
-        pending = rows.PendingMove(turn, changed)
+    # The move that ends the game is announced and rated inside the transaction of its write.
+    with transaction.atomic() if position.end is not None else contextlib.nullcontext():
         try:
-            written = rows.write_move_if_current(
-                pending, game, _changed_fields(game), version=read_version
+            written = rows.write_move(
+                rows.PendingMove(turn, changed), game, _changed_fields(game), version=read_version
             )
         except IntegrityError:  # the (game, ply) constraint behind the version check
             raise StalePly(_("This turn was already played."), ply=game.ply - 1) from None
         if not written:
-            return None
+            raise _VersionMoved
         _remember(game)
         for s, _fields in changed:
             _remember(s)
-        turns = rows.known_turns(game)
-        state = game_state(game, seats, turns if turns is not None else rows.turns_of(game.pk))
-        _after_commit(realtime.broadcast_game_state, game.pk, state)
-        _after_commit(_announce_change, state)
-    finally:
-        _held.hooks = None
-    _run_held(hooks)
+        if position.end is not None:
+            _finish(game, seats, position.end.value)
+            _broadcast(game, seats)
+        else:
+            # The state is taken before any hook runs: outside a transaction Django runs each at
+            # once, and an eager bot's turn would already be written by the time it was read.
+            state = _state_of(game, seats)
+            _schedule_bot(game, seats)
+            _send_state(state)
     return MoveResult(game.ply, points, game)
+
+
+def _read_for_move(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
+    """The game and its seats (with their users), as read for a move: locked (``_lock``) or as
+    they are (``rows.seats_of``: one consistent read, no lock)."""
+    if lock:
+        return _lock(game_id)
+    seats = rows.seats_of(game_id)
+    # A game always has seats; anything else is read as the REST API reads it.
+    game = seats[0].game if seats else game_or_not_found(game_id)
+    _remember(game)
+    for s in seats:
+        _remember(s)
+    return game, seats
 
 
 def game_turn_preview(
@@ -704,25 +698,6 @@ def game_turn_preview(
         "complete": complete,
         "ends_game": ended is not None,
     }
-
-
-def game_bot_move_make(*, game_id: int, ply: int, move: str) -> bool:
-    """Play a bot's move for the seat to move if it is still that bot's turn at ``ply``.
-
-    A stale or repeated bot task changes nothing and returns False."""
-    with transaction.atomic():
-        try:
-            game, seats = _lock(game_id)
-        except NotFound:
-            return False
-        if game.status != Game.Status.ACTIVE or game.ply != ply:
-            return False
-        seat = game.seat_to_move(seats)
-        if seat is None or not seat.played_by_bot:
-            return False
-        _, pending = _apply_move(game, seats, seat, move, by_bot=True)
-        _publish(game, seats, pending)
-    return True
 
 
 def _hint_position(game_id: int, user: User) -> tuple[Position, int]:

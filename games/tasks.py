@@ -39,7 +39,7 @@ def bot_move(game_id: int, ply: int) -> bool:
 
     Whatever the task finds (the game moved on, ended, was resigned, or this task already ran),
     it changes nothing unless it is still that bot's turn at ``ply``: the move service checks it
-    again under the game's lock. Returns whether it played."""
+    again on the rows its write applies to (at their version). Returns whether it played."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.ply != ply:
         return False

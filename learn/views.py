@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
+from core.converters import id_of
 from games import selectors as game_selectors
 from games.engine.notation import COLUMNS, EMPTY_BOARD
 from games.errors import GameNotFound
@@ -112,8 +113,7 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
         error = _("The turn number in the link is not a number.")
     game_id = request.GET.get("game")
     if game_id:
-        wanted = game_id if game_id.isascii() and game_id.isdigit() else 0
-        game = Game.objects.filter(pk=wanted).first()
+        game = Game.objects.filter(pk=id_of(game_id) or 0).first()
         if game is None:
             error = GameNotFound(game_id).message
         elif game.status != Game.Status.FINISHED:

@@ -13,10 +13,10 @@ class SiestaSiteConfig(AppConfig):
         from django.core.signals import request_started
         from django.urls import register_converter
 
+        from core.converters import IdConverter
         from core.inprocess import start_inprocess_beat
-        from siesta_site.converters import IdConverter
 
-        # Before any URLconf is read: every route's ``<id:...>`` (siesta_site/converters.py).
+        # Before any URLconf is read: every route's ``<id:...>`` (core/converters.py).
         register_converter(IdConverter, "id")
 
         # Without a broker, the first request a server answers starts the periodic tasks in its

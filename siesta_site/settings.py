@@ -12,8 +12,6 @@ Everything that differs between machines is read from the environment here, in o
   a connection pool per process (``DJANGO_DB_POOL``, ``DJANGO_DB_POOL_MAX``, ...) and the move's
   statements prepared (``DJANGO_DB_PREPARED``; set 0 behind a proxy that cannot keep them)
 - ``SIESTA_DB_THREADS`` (threads per process for the WebSockets' database work; 8 on PostgreSQL)
-- ``SIESTA_VERSION_CHECKED_MOVES`` (default on: on PostgreSQL a player's move is written by one
-  statement that checks the game's version, instead of a locked transaction; games/services.py)
 - ``REDIS_URL`` (unset: in-memory channel layer and Celery tasks run eagerly in-process)
 - ``CELERY_EAGER`` (overrides whether Celery tasks run eagerly)
 - ``SIESTA_SQLITE_TIMEOUT`` (seconds a SQLite write waits for the lock; default 20)
@@ -199,10 +197,6 @@ if _POSTGRES and env.bool("DJANGO_DB_POOL", default=True):
 # never prepared either way (its cursors bind parameters on the client).
 if _POSTGRES and env.bool("DJANGO_DB_PREPARED", default=True):
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
-# PostgreSQL: a player's move is read without a lock and written by one autocommit statement that
-# checks the game's version (games.services.game_move_make): two round trips instead of four.
-# Off, every move takes the locked transaction, as every other service does.
-SIESTA_VERSION_CHECKED_MOVES = _POSTGRES and env.bool("SIESTA_VERSION_CHECKED_MOVES", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

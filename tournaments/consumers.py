@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.converters import id_of
 from core.sockets import GuardedJsonConsumer
 from tournaments import realtime
 from tournaments.models import Tournament
@@ -23,11 +24,6 @@ from tournaments.selectors import can_see, tournament_get, tournament_state
 from tournaments.state import TournamentFrame, TournamentState, TournamentStateEvent
 
 CLOSE_UNKNOWN_TOURNAMENT = 4404
-
-
-def _tournament_id_of(text: str) -> int | None:
-    """The id in the socket's path, if it is one (digits that fit a database id)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _current_state(tournament_id: int, viewer: Any, invite: str | None) -> TournamentState | None:
@@ -48,9 +44,7 @@ class TournamentConsumer(GuardedJsonConsumer):
     invite: str | None = None
 
     async def connect(self) -> None:
-        self.tournament_id = _tournament_id_of(
-            str(self.scope["url_route"]["kwargs"]["tournament_id"])
-        )
+        self.tournament_id = id_of(str(self.scope["url_route"]["kwargs"]["tournament_id"]))
         self.version = -1
         self.joined = False
         await self.accept()

@@ -24,9 +24,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from core.converters import MAX_ID
 from games.models import Game
 from siesta_site.asgi import application
-from siesta_site.converters import MAX_ID
 from siesta_site.routing import websocket_urlpatterns
 from social.models import ChatMessage
 from tests.factories import UserFactory

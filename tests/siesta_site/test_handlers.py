@@ -8,8 +8,8 @@ import pytest
 from django.test import RequestFactory
 from django.urls import Resolver404, resolve
 
+from core.converters import MAX_ID, id_of
 from siesta_site import handlers
-from siesta_site.converters import MAX_ID
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,14 @@ def test_ids_match_up_to_the_largest_64_bit_integer():
     for path in (f"/api/games/{MAX_ID + 1}/", "/games/-1/", "/games/1e3/", f"/games/{'9' * 5000}/"):
         with pytest.raises(Resolver404):
             resolve(path)
+
+
+def test_a_sockets_id_is_read_by_the_same_rule_as_a_routes():
+    """``id_of`` (the game and tournament sockets' paths, the analysis board's ``?game=``) and the
+    ``<id:...>`` converter take the same ids: up to 2⁶³ - 1, ASCII digits, leading zeros too."""
+    assert id_of(str(MAX_ID)) == MAX_ID
+    assert id_of("0" * 5000 + "7") == 7
+    assert resolve(f"/games/{'0' * 5000}7/").kwargs == {"game_id": 7}
+    assert resolve("/games/0000000000000000000000001/").kwargs == {"game_id": 1}
+    for text in (str(MAX_ID + 1), "9" * 5000, "", "-1", "1e3", "١٢", " 1", "1\x00"):
+        assert id_of(text) is None

@@ -278,7 +278,7 @@ def test_detail_of_an_unknown_game_is_404(anon, game_id):
 
 @pytest.mark.parametrize("game_id", [2**63, 10**30])
 def test_an_id_past_64_bits_matches_no_route(anon, game_id):
-    """Refused by the ``<id:...>`` converter before the view (siesta_site/converters.py)."""
+    """Refused by the ``<id:...>`` converter before the view (core/converters.py)."""
     response = anon.get(game_url(game_id))
 
     assert response.status_code == 404

@@ -1,17 +1,17 @@
-"""A player's move on PostgreSQL outside a transaction (docs/architecture.md): read without a lock,
-written by one statement that applies only at the version read, and otherwise made the locked way.
+"""A move's one path (docs/performance.md, "The move's path"): read without a lock, written only at
+the version read, and otherwise read again under the lock and written by the same write.
 
 These tests run outside any transaction (``transaction=True``), as the site's consumers and API
-views call the service; the other service tests run inside the test's transaction, which takes the
-locked way."""
+views call the service; the other service tests run inside the test's transaction and take the
+same path. The statements' text is PostgreSQL's; the rest runs on both databases
+(tests/games/test_services_on_sqlite.py)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -21,7 +21,7 @@ from games.models import Game, Seat, Turn
 from tests.games.factories import make_game
 from tests.games.services.helpers import best_move, play_until_the_last_turn, seat_user
 
-pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _move(game: Game, **kwargs) -> services.MoveResult:
@@ -34,25 +34,7 @@ def _move(game: Game, **kwargs) -> services.MoveResult:
     )
 
 
-def _in_another_thread(call) -> None:
-    """Run ``call`` to the end on another thread, with a connection (and transaction) of its own,
-    as another process's request would."""
-    failures: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            call()
-        except BaseException as exc:
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=30)
-    assert not failures
-
-
+@pytest.mark.requires_postgres
 def test_a_move_is_read_without_a_lock_and_written_by_one_version_checked_statement(watch):
     game = make_game(players=3)
     version = game.version
@@ -74,25 +56,26 @@ def test_a_move_is_read_without_a_lock_and_written_by_one_version_checked_statem
 
 
 def test_a_change_between_the_read_and_the_write_sends_the_move_the_locked_way(monkeypatch, watch):
-    """A hint asked (by another request) after the move's read and before its write raises the
-    version: the write applies to nothing, and the move is made again under the lock, where it
-    sees the hint and marks its turn. Nothing of the first attempt is written or sent."""
+    """A hint asked (and committed) after the move's read and before its write raises the version:
+    the write applies to nothing, and the move is read again under the lock, where it sees the hint
+    and marks its turn, and made by the same write. Nothing of the first attempt is written or
+    sent. (The hint runs in the move's thread, between the two: no transaction is open there.)"""
     game = make_game()
     version = game.version
     watcher = watch(game.pk)
     mover = seat_user(game, 1)
-    real_write = rows.write_move_if_current
+    real_write = rows.write_move
     attempts = []
 
     def hint_first(*args, **kwargs):
         if not attempts:
-            _in_another_thread(lambda: services.game_hint(game_id=game.pk, user=mover))
+            services.game_hint(game_id=game.pk, user=mover)
         attempts.append(real_write(*args, **kwargs))
         return attempts[-1]
 
-    monkeypatch.setattr(rows, "write_move_if_current", hint_first)
+    monkeypatch.setattr(rows, "write_move", hint_first)
     result = _move(game, user=mover, move=best_move(game), ply=0)
-    assert attempts == [False]
+    assert attempts == [False, True]
     game.refresh_from_db()
     assert (result.ply, game.ply, game.version) == (1, 1, version + 2)
     assert Turn.objects.get(game=game).hint is True
@@ -114,9 +97,7 @@ def test_a_write_at_an_old_version_changes_nothing():
     # Another change committed meanwhile.
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
     pending = rows.PendingMove(turn, changed)
-    written = rows.write_move_if_current(
-        pending, read, services._changed_fields(read), version=read_version
-    )
+    written = rows.write_move(pending, read, services._changed_fields(read), version=read_version)
     assert written is False
     game.refresh_from_db()
     assert (game.ply, game.version) == (0, read_version + 1)
@@ -149,7 +130,9 @@ def test_a_late_move_times_the_player_out_the_locked_way():
     assert (game.status, game.end_reason, game.winners) == ("finished", "timeout", [2])
 
 
-def test_the_move_that_ends_the_game_is_made_the_locked_way(finished_outcomes, watch):
+def test_the_move_that_ends_the_game_is_version_checked_and_ends_it_in_its_transaction(
+    finished_outcomes, watch
+):
     game = make_game()
     last = play_until_the_last_turn(game)
     game.refresh_from_db()
@@ -158,7 +141,10 @@ def test_the_move_that_ends_the_game_is_made_the_locked_way(finished_outcomes, w
         services.game_move_make(
             game_id=game.pk, user=seat_user(game, game.to_move), move=last, ply=game.ply
         )
-    assert any("FOR UPDATE" in q["sql"] for q in captured.captured_queries)
+    queries = [q["sql"] for q in captured.captured_queries]
+    # (The ratings and the analysis lock rows of their own in the same transaction.)
+    assert not any(sql.startswith('SELECT "games_seat"') and "FOR UPDATE" in sql for sql in queries)
+    assert any('"version" = ' in sql for sql in queries)
     game.refresh_from_db()
     assert game.status == "finished"
     assert Turn.objects.filter(game=game).count() == game.ply
@@ -176,11 +162,33 @@ def test_a_bots_turn_is_enqueued_once_the_move_is_written():
     assert list(Turn.objects.filter(game=game).values_list("by_bot", flat=True)) == [False, True]
 
 
-def test_with_the_setting_off_every_move_is_locked(settings):
-    settings.SIESTA_VERSION_CHECKED_MOVES = False
+def test_a_move_inside_a_callers_transaction_takes_the_same_path(watch):
+    """No second way: inside a transaction the read takes no lock either, the write checks the
+    version, and the state goes out once the caller's transaction commits."""
     game = make_game()
+    version = game.version
+    watcher = watch(game.pk)
+    move = best_move(game)
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        services.game_move_make(game_id=game.pk, user=seat_user(game, 1), move=move, ply=0)
+        assert watcher.versions() == []
+    assert not any("FOR UPDATE" in q["sql"] for q in captured.captured_queries)
+    assert any('"version" = ' in q["sql"] for q in captured.captured_queries)
+    game.refresh_from_db()
+    assert (game.ply, game.version) == (1, version + 1)
+    assert watcher.versions() == [version + 1]
+
+
+def test_a_bots_move_takes_the_same_path_and_a_stale_one_changes_nothing():
+    """Tasks run eagerly in tests: the bot's move is made inside the player's move's hook."""
+    game = make_game(bots=[(2, "easy")])
     with CaptureQueriesContext(connection) as captured:
-        services.game_move_make(
-            game_id=game.pk, user=seat_user(game, 1), move=best_move(game), ply=0
-        )
-    assert any("FOR UPDATE" in q["sql"] for q in captured.captured_queries)
+        _move(game, user=seat_user(game, 1), ply=0)
+    writes = [q["sql"] for q in captured.captured_queries if '"version" = ' in q["sql"]]
+    assert len(writes) == 2  # the player's and the bot's, each at the version it read
+    assert not any("FOR UPDATE" in q["sql"] for q in captured.captured_queries)
+    game.refresh_from_db()
+    assert (game.ply, game.to_move) == (2, 1)
+    assert services.game_bot_move_make(game_id=game.pk, ply=1, move=best_move(game)) is False
+    assert services.game_bot_move_make(game_id=10**9, ply=0, move="SA1") is False
+    assert list(Turn.objects.filter(game=game).values_list("by_bot", flat=True)) == [False, True]
