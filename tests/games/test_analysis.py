@@ -97,7 +97,15 @@ def test_every_turn_has_the_experts_view_beside_the_exact_answer():
     data = analysis_compute({"players": 2, "moves": moves})
     expected = _expected(2, "standard", moves)
     pos = Position(2, "standard")
-    reasons = {"opens_reply", "fewer_points", "less_setup", "ends_lost", "misses_win", "as_good"}
+    reasons = {
+        "opens_reply",
+        "fewer_points",
+        "less_setup",
+        "fewer_roofs",
+        "ends_lost",
+        "misses_win",
+        "as_good",
+    }
     for turn, move, (_seat, played, best) in zip(data["turns"], moves, expected, strict=True):
         assert turn["best_points"] == best  # the exact answer is unchanged
         assert turn["played_points"] == played

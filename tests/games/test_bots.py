@@ -15,9 +15,9 @@ from django.core.management import CommandError, call_command
 from bench import botmatch, bots_bench
 from games import bots
 from games.bots import HardSettings, choose_turn, hard_turn
-from games.engine import Position, Termination, Turn
-from games.engine.expert import Expert, ExpertSettings, expert_turn
-from games.engine.search import best_turn
+from games.engine import Piece, Position, Termination, Turn
+from games.engine.expert import Expert, ExpertSettings, expert_turn, review
+from games.engine.search import best_turn, scoring_turns
 
 SHAPES = [(players, variant) for players in (2, 3, 4) for variant in ("standard", "classic")]
 QUICK_HARD = HardSettings(width=3, deep=2, budget=0.1)
@@ -208,6 +208,41 @@ def test_expert_line_counts_the_reply_it_opens():
     assert seat == after.to_move
     # The local search finds replies that are legal and exact in points, never more than the best.
     assert 0 < reply <= exact_reply
+
+
+def test_expert_values_each_roof_its_turn_places():
+    """A line is worth its lead plus ``roof_weight`` for each roof the candidate places: the
+    same line with the weight at 0 differs by exactly that."""
+    pos = _midgame(2, "standard", 8)
+    greedy = best_turn(pos).turn
+    assert greedy is not None
+    values = []
+    for weight in (0.0, 1.0, 2.5):
+        expert = Expert(pos, random.Random(0), ExpertSettings(roof_weight=weight))
+        expert.prepare()
+        line = expert.evaluate(greedy, deep=True)
+        assert line is not None
+        assert not line.over
+        values.append(line.value)
+    roofs = sum(1 for placement in greedy.placements if placement.piece is Piece.ROOF)
+    assert roofs >= 1  # a scoring turn on a young board claims a siesta
+    assert values[1] - values[0] == pytest.approx(roofs)
+    assert values[2] - values[0] == pytest.approx(2.5 * roofs)
+
+
+def test_review_names_the_roofs_a_turn_does_not_place():
+    """With roofs worth much, a scoring turn without one loses against the expert's turn for
+    that reason, counted in roofs."""
+    pos = _midgame(2, "standard", 6)
+    turns = scoring_turns(pos, random.Random(0))
+    roofless = next(
+        turn for _points, turn in turns if all(p.piece is not Piece.ROOF for p in turn.placements)
+    )
+    seen = review(pos, roofless, random.Random(0), ExpertSettings(work=15_000, roof_weight=20))
+    assert seen is not None
+    assert seen.reason == "fewer_roofs"
+    assert seen.reason_points == seen.best.roofs >= 1
+    assert seen.played.roofs == 0
 
 
 def test_no_turn_when_the_game_is_over():
