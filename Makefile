@@ -26,7 +26,7 @@ $(VENV)/.installed-dev: requirements/dev.txt $(VENV)/.installed-base
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b 127.0.0.1 -p 8000 siesta_site.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) siesta_site.asgi:application
 
 # The lock files from pyproject.toml (pip-compile, in the dev lock). `make lock` keeps every pinned
 # version that still fits the ranges; `make lock LOCK_ARGS=--upgrade` takes the newest that fit.

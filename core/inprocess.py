@@ -25,7 +25,8 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from celery.schedules import maybe_schedule
@@ -64,7 +65,8 @@ POOL_THREADS = {"bots": 2}
 
 _executors: dict[str, ThreadPoolExecutor] = {}
 _executor_lock = threading.Lock()
-_in_flight: set[tuple[str, tuple[Any, ...]]] = set()
+_idle = threading.Condition(_executor_lock)
+_in_flight: dict[tuple[str, tuple[Any, ...]], Future[None]] = {}
 
 
 def enqueue(task: Any, *args: Any) -> bool:
@@ -90,12 +92,28 @@ def enqueue(task: Any, *args: Any) -> bool:
     with _executor_lock:
         if key in _in_flight:  # the same job is already queued or running here
             return True
-        _in_flight.add(key)
         if pool not in _executors:
             _executors[pool] = ThreadPoolExecutor(
                 max_workers=POOL_THREADS.get(pool, 1), thread_name_prefix=f"siesta-{pool}"
             )
-        _executors[pool].submit(_run_in_thread, key, task, args)
+        _in_flight[key] = _executors[pool].submit(_run_in_thread, key, task, args)
+    return True
+
+
+def drain(timeout: float = 120.0) -> bool:
+    """Drop the tasks still queued in this process and wait for the running ones to end; whether
+    they all did within ``timeout`` seconds. Tests call it before their database is emptied or
+    dropped, so that no task of one test writes into the next one's data."""
+    deadline = time.monotonic() + timeout
+    with _idle:
+        for key, future in list(_in_flight.items()):
+            if future.cancel():
+                del _in_flight[key]
+        while _in_flight:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            _idle.wait(left)
     return True
 
 
@@ -110,8 +128,9 @@ def _run_in_thread(key: tuple[str, tuple[Any, ...]], task: Any, args: tuple[Any,
     except Exception:
         logger.exception("task %s%r failed", task.name, args)
     finally:
-        with _executor_lock:
-            _in_flight.discard(key)
+        with _idle:
+            _in_flight.pop(key, None)
+            _idle.notify_all()
         connections.close_all()
 
 

@@ -110,8 +110,8 @@ def db_call(func: Callable[P, R]) -> Callable[P, Any]:
     every call (Channels' wrapper closes connections before and after each) cost about 5% of the
     thread's CPU per move.
 
-    With ``SIESTA_DB_THREADS`` at 1 (SQLite, whose shared in-memory test database locks tables
-    between connections of different threads) it is ``database_sync_to_async`` unchanged."""
+    With ``SIESTA_DB_THREADS`` at 1 (SQLite, which writes one transaction at a time: more threads
+    would only queue for its lock) it is ``database_sync_to_async`` unchanged."""
     if settings.SIESTA_DB_THREADS <= 1:
         return database_sync_to_async(func)
 

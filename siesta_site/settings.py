@@ -35,6 +35,8 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see core/throttling.py.
 """
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -173,10 +175,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+    # Tests use a database file too, never Django's default shared-cache in-memory database: that
+    # one locks whole tables between the connections of different threads (SQLITE_LOCKED, "database
+    # table is locked"), which no busy timeout waits out, so a live server's request thread or an
+    # in-process task failed with a 500 while the test's thread wrote. A file in WAL mode gives the
+    # same locking as ``make run``: readers never wait, writers queue for the busy timeout.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(Path(tempfile.gettempdir()) / f"siesta-test-{os.getpid()}.sqlite3")
+    )
 
 # WebSocket consumers run their database work in a bounded pool of this many threads per process
 # (games/consumers.py), instead of asgiref's one shared thread. SQLite writes one transaction at a
-# time anyway (and its shared in-memory test database locks tables across threads): one thread.
+# time anyway: one thread.
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 SIESTA_DB_THREADS = env.int("SIESTA_DB_THREADS", default=8 if _POSTGRES else 1)
 

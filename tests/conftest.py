@@ -50,6 +50,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+_SERVICES = {"needs PostgreSQL": "PostgreSQL", "needs Redis": "Redis"}
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line at the end saying how many tests the missing services left out, and how to run
+    them (the README's `make test` on a bare machine skips them)."""
+    counts = dict.fromkeys(_SERVICES.values(), 0)
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        for prefix, service in _SERVICES.items():
+            if prefix in reason:
+                counts[service] += 1
+    if not any(counts.values()):
+        return
+    needs = " and ".join(
+        f"{n} {'needs' if n == 1 else 'need'} {service}" for service, n in counts.items() if n
+    )
+    terminalreporter.write_line(
+        f"Skipped here: {needs} (row locks, races, the cross-process channel layer, the full "
+        "stack). To run them too: DATABASE_URL=postgres://... REDIS_URL=redis://... make test "
+        "(docs/testing.md)."
+    )
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from rest_framework.authtoken.models import Token
 
+from core import inprocess
 from games.models import Game
 from tests.factories import PASSWORD, UserFactory
 
@@ -21,13 +23,15 @@ GAME_SECONDS = 240  # a whole game of exact searches on two shared cores, with r
 
 
 @pytest.fixture
-def live_site(live_server_url, settings, transactional_db) -> str:
-    """The live site as under ``make run``: tasks in threads; no engine budget, since the bots
-    ask the analysis for every turn of a whole game within a minute."""
+def live_site(live_server_url, settings, transactional_db) -> Iterator[str]:
+    """The live site as under ``make run``: tasks in threads (drained before the test's data is
+    emptied); no engine budget, since the bots ask the analysis for every turn of a whole game
+    within a minute."""
     settings.SIESTA_TASKS_IN_THREADS = True
     settings.ALLOWED_HOSTS = ["*"]
     settings.SIESTA_ENGINE_BUDGET = 0
-    return live_server_url
+    yield live_server_url
+    assert inprocess.drain(), "an in-process task outlived the test by two minutes"
 
 
 def run_bot(site: str, *args: str) -> subprocess.Popen[str]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -84,11 +83,16 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
-def _site_as_under_make_run(settings: Any, transactional_db: Any) -> None:
+def _site_as_under_make_run(settings: Any, transactional_db: Any) -> Iterator[None]:
     """Committed data (the server's threads must see it), and bot turns in their own threads as
-    under ``make run``, so that a move's answer never waits for a bot."""
+    under ``make run``, so that a move's answer never waits for a bot. The tasks still queued or
+    running when the test ends are drained before its data is emptied."""
+    from core import inprocess
+
     settings.SIESTA_TASKS_IN_THREADS = True
     settings.ALLOWED_HOSTS = ["*"]
+    yield
+    assert inprocess.drain(), "an in-process task outlived the test by two minutes"
 
 
 def off_the_loop(function: Callable[..., Any], *args: Any) -> Any:
@@ -113,22 +117,6 @@ def off_the_loop(function: Callable[..., Any], *args: Any) -> Any:
     if failure:
         raise failure[0]
     return result[0]
-
-
-def _with_table_lock_retries(write: Callable[[], Any], attempts: int = 20) -> None:
-    """SQLite's shared in-memory test database locks a table while the server's thread writes to
-    it (a session, a heartbeat) and fails the other thread at once instead of waiting: try again.
-    PostgreSQL never raises this."""
-    from django.db import OperationalError
-
-    for attempt in range(attempts):
-        try:
-            write()
-            return
-        except OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(0.1)
 
 
 class Pages:
@@ -156,7 +144,7 @@ class Pages:
         context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             client = Client()
-            _with_table_lock_retries(lambda: client.force_login(user))
+            client.force_login(user)
             cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
             context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": self.base_url}])
         if language:

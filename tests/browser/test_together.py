@@ -22,7 +22,7 @@ from games import services as game_services
 from games.engine.search import best_turn
 from games.models import Game
 from games.selectors import game_get, position_of
-from tests.browser.conftest import _with_table_lock_retries, off_the_loop
+from tests.browser.conftest import off_the_loop
 from tests.factories import UserFactory
 
 DESKTOP = {"width": 1366, "height": 900}
@@ -58,7 +58,7 @@ class Pages:
         context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             client = Client()
-            _with_table_lock_retries(lambda: client.force_login(user))
+            client.force_login(user)
             cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
             context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": self.base_url}])
         page = context.new_page()
