@@ -165,3 +165,42 @@ def test_the_tasks_the_services_enqueue_by_name_are_registered_in_a_fresh_proces
     assert result.stdout.strip() == "True", result.stderr
     assert tasks.bot_move.name == enqueue.BOT_MOVE
     assert tasks.analyse_game.name == enqueue.ANALYSE_GAME
+
+
+class _Blocking:
+    """A task (as ``enqueue`` takes one) whose first call waits until the test lets it go."""
+
+    name = "tests.core.blocking"
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.ran: list[int] = []
+
+    def __call__(self, number: int) -> None:
+        self.started.set()
+        self.release.wait(30)
+        self.ran.append(number)
+
+
+def test_drain_drops_the_queued_tasks_and_waits_for_the_running_one(settings):
+    settings.SIESTA_TASKS_IN_THREADS = True
+    task = _Blocking()
+    inprocess.enqueue(task, 1)
+    inprocess.enqueue(task, 2)  # the default queue has one thread: this one waits its turn
+    assert task.started.wait(30)
+
+    assert inprocess.drain(timeout=0.05) is False  # the first is still running
+    drained: list[bool] = []
+    drainer = threading.Thread(target=lambda: drained.append(inprocess.drain()))
+    drainer.start()
+    task.release.set()
+    drainer.join(30)
+
+    assert drained == [True]
+    assert task.ran == [1]  # the queued call was dropped, never run
+    task.started.clear()
+    assert inprocess.enqueue(task, 2)  # and may be sent again
+    assert task.started.wait(30)
+    assert inprocess.drain()
+    assert task.ran == [1, 2]
