@@ -100,8 +100,7 @@ def shot(page: Any, name: str) -> None:
 
 
 def play_best_turn_by_clicking(page: Any, opponent: Any, game_id: int) -> None:
-    """Click the engine's best turn on ``page``; done when the opponent's board shows it (the
-    test never reads the database while the server writes: SQLite locks tables across threads)."""
+    """Click the engine's best turn on ``page``; done when the opponent's board shows it."""
     from playwright.sync_api import expect
 
     turn = best_turn(position_of(game_get(game_id))).turn

@@ -54,7 +54,6 @@ def test_without_a_broker_bot_turns_run_in_a_background_thread(settings):
     assert game.to_move == 1
 
 
-@pytest.mark.requires_postgres  # two threads writing at once: SQLite's test database locks tables
 @pytest.mark.django_db(transaction=True)
 def test_without_a_broker_the_first_request_starts_the_periodic_tasks(settings, client):
     settings.SIESTA_INPROCESS_BEAT = True
