@@ -271,6 +271,7 @@ def test_make_up_serves_moves_across_processes_and_bots_through_the_worker(tmp_p
                 "DJANGO_PRODUCTION": "1",
                 "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
                 "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+                "SIESTA_SITE_URL": f"http://127.0.0.1:{port}",
             },
             capture_output=True,
             text=True,
