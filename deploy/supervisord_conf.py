@@ -15,6 +15,7 @@ socket beside the configuration. Standard library only.
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -71,11 +72,13 @@ stdout_logfile_maxbytes=0
 
 def render(procfile: str, web: int, web_port: int, root: Path, var: Path) -> str:
     """supervisord's configuration (see the module's text)."""
+    # As root, say so (supervisord warns otherwise); as anyone else, it runs as that user.
+    user = "user=root\n" if os.geteuid() == 0 else ""
     parts = [
         f"""; Written by deploy/supervisord_conf.py from the Procfile: edit those, not this.
 [supervisord]
 nodaemon=true
-logfile=/dev/null
+{user}logfile=/dev/null
 logfile_maxbytes=0
 loglevel=info
 pidfile={var}/supervisord.pid
