@@ -24,9 +24,9 @@ RESTART_TRIES = 1000
 """Tries before supervisord gives a program up (FATAL): a crash loop waits 1 s, 2 s, ... between
 tries, so a database or Redis away for a while does not end it."""
 
-STOP_SECONDS = {"web": 10, "nginx": 5}
-"""How long a program may take to stop after SIGTERM before its group is killed; Celery's warm
-shutdown finishes the tasks in hand (bot turns take a few seconds, analyses longer)."""
+STOP_SECONDS = {"web": 10, "nginx": 5, "beat": 10}
+"""How long a program may take to stop after SIGTERM before its group is killed. Beat holds
+nothing; a Celery worker's warm shutdown finishes the tasks in hand (bot turns take seconds)."""
 DEFAULT_STOP_SECONDS = 30
 
 
