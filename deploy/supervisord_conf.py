@@ -2,15 +2,20 @@
 
     python deploy/supervisord_conf.py PROCFILE WEB WEB_PORT OUTPUT
 
-Each Procfile line becomes a supervisord program; `web` becomes WEB programs `web-1` … `web-N`
-(group `web`), listening on WEB_PORT … WEB_PORT + N - 1 (the ports deploy/up.sh lists in nginx's
-upstreams). Every program is restarted alone when it exits, at once and for ever (a crash loop
-backs off by a second more each try); the others keep running. supervisord stays in the
-foreground, every program's output on its own standard output; SIGINT or SIGTERM (Ctrl-C,
-`make down`) stops every program's whole process group, then supervisord.
+Each Procfile line becomes a supervisord program; `web` becomes WEB programs `web-1` … `web-N`,
+listening on WEB_PORT … WEB_PORT + N - 1 (the ports deploy/up.sh lists in nginx's upstreams). All
+are in one group, `siesta`, so that SIGINT or SIGTERM (Ctrl-C, `make down`) stops them all at once
+(supervisord stops its groups one after the other). Every program is restarted alone when it
+exits, at once and for ever (a crash loop backs off by a second more each try); the others keep
+running. supervisord stays in the foreground, every program's output on its own standard output.
 
-`supervisorctl -c var/supervisord.conf status|restart web:web-1|...` talks to it through the unix
-socket beside the configuration. Standard library only.
+Stopping: SIGTERM to a web process's whole process group (its engine workers too); to the main
+process only of a Celery worker (its warm shutdown ends its pool: a SIGTERM to the pool's
+children would lose their tasks) and of nginx and beat; a program still there after
+``STOP_SECONDS`` is killed with its whole group.
+
+`supervisorctl -c var/supervisord.conf status|restart siesta:web-1|...` talks to it through the
+unix socket beside the configuration. Standard library only.
 """
 
 from __future__ import annotations
@@ -51,7 +56,15 @@ def _command(command: str, root: Path, port: int | None) -> str:
     return shlex.join(words).replace("%", "%%")
 
 
+GROUP = "siesta"
+"""The one group of every program: ``supervisorctl restart siesta:web-1``."""
+
+SIGNAL_GROUP = {"web"}
+"""The programs whose SIGTERM goes to their whole process group."""
+
+
 def _program(name: str, command: str, root: Path, kind: str) -> str:
+    stop_group = "true" if kind in SIGNAL_GROUP else "false"
     return f"""
 [program:{name}]
 command={command}
@@ -62,7 +75,7 @@ startsecs=1
 startretries={RESTART_TRIES}
 stopsignal=TERM
 stopwaitsecs={STOP_SECONDS.get(kind, DEFAULT_STOP_SECONDS)}
-stopasgroup=true
+stopasgroup={stop_group}
 killasgroup=true
 redirect_stderr=true
 stdout_logfile=/dev/stdout
@@ -96,18 +109,18 @@ supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
 serverurl=unix://{var}/supervisor.sock
 """
     ]
-    webs = []
+    names = []
     for name, command in procfile_entries(procfile):
         if name == "web":
             for index in range(web):
-                webs.append(f"web-{index + 1}")
+                names.append(f"web-{index + 1}")
                 parts.append(
-                    _program(webs[-1], _command(command, root, web_port + index), root, name)
+                    _program(names[-1], _command(command, root, web_port + index), root, name)
                 )
         else:
+            names.append(name)
             parts.append(_program(name, _command(command, root, None), root, name))
-    if webs:
-        parts.append(f"\n[group:web]\nprograms={','.join(webs)}\n")
+    parts.append(f"\n[group:{GROUP}]\nprograms={','.join(names)}\n")
     return "".join(parts)
 
 

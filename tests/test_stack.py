@@ -411,10 +411,10 @@ def test_a_killed_web_process_is_restarted_alone_and_its_games_go_on(tmp_path):
         # other web process, nginx, the workers, beat) kept its pid; make up still runs.
         assert seen["restarted"] is not None, log_path.read_text()[-3000:]
         before, after = seen["before"], seen["after"]
-        assert before["web:web-1"] == seen["victim"]
-        assert after["web:web-1"] != seen["victim"]
-        assert {k: v for k, v in after.items() if k != "web:web-1"} == {
-            k: v for k, v in before.items() if k != "web:web-1"
+        assert before["siesta:web-1"] == seen["victim"]
+        assert after["siesta:web-1"] != seen["victim"]
+        assert {k: v for k, v in after.items() if k != "siesta:web-1"} == {
+            k: v for k, v in before.items() if k != "siesta:web-1"
         }
         assert stack.poll() is None
         assert "exited: web-1 (terminated by SIGKILL; not expected)" in log_path.read_text()
