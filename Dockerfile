@@ -14,7 +14,7 @@ RUN pip install --no-deps . \
 # Static files are collected at build time with a throwaway key (production settings refuse a
 # short or placeholder one); the key is not kept in the image.
 RUN DJANGO_PRODUCTION=1 DATABASE_URL=sqlite:////tmp/build.db REDIS_URL=redis://unused \
-    DJANGO_ALLOWED_HOSTS=build \
+    DJANGO_ALLOWED_HOSTS=build SIESTA_SITE_URL=http://build \
     DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
     python manage.py collectstatic --noinput -v 0 \
     && rm -f /tmp/build.db

@@ -76,7 +76,9 @@ beat: venv
 
 # The production-like stack (deploy/up.sh, Procfile): nginx on $(HOST):$(PORT) in front of one
 # Daphne per core, Celery workers per queue and beat, PostgreSQL and Redis started when down.
-# Foreground; Ctrl-C (or `make down` from another shell) stops everything.
+# Under supervisord: a process that exits is restarted alone (`.venv/bin/supervisorctl -c
+# var/supervisord.conf status`). Foreground; Ctrl-C (or `make down` from another shell) stops
+# everything. Mailed links name http://$(HOST):$(PORT) unless SIESTA_SITE_URL says otherwise.
 # The load benchmark's echo socket is off unless asked for: `make up SIESTA_ECHO_WS=1`.
 HOST ?= 127.0.0.1
 PORT ?= 8000

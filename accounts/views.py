@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import PersonalTokenForm
-from core import throttling
+from core import links, throttling
 from ratings import elo
 from ratings import selectors as rating_selectors
 from social.services.preferences import email_is_confirmed
@@ -93,6 +93,13 @@ class ConfirmedAddressResetForm(PasswordResetForm):
 
     def get_users(self, email: str) -> Iterator[Any]:
         return (user for user in super().get_users(email) if email_is_confirmed(user))
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """The link's origin is ``SIESTA_SITE_URL`` (core.links), never the request's ``Host``
+        header or scheme, which the sender of the form chooses."""
+        domain, https = links.site_domain()
+        kwargs.update(domain_override=domain, use_https=https)
+        super().save(*args, **kwargs)
 
 
 class SitePasswordResetView(PasswordResetView):

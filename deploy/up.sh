@@ -3,6 +3,7 @@
 #
 #   nginx on $HOST:$PORT (default 127.0.0.1:8000) -> $WEB Daphne processes (default: one per core)
 #   Celery workers per queue (bots, analyses, periodic + default), Celery beat
+#   all under supervisord (deploy/supervisord_conf.py): a process that exits is restarted alone
 #   PostgreSQL and Redis: started when down (as CI does); the database is created when missing.
 #
 # Settings are production ones (DJANGO_PRODUCTION=1) except TLS: nginx here speaks plain HTTP.
@@ -21,6 +22,14 @@ export DJANGO_PRODUCTION=1
 export DJANGO_SECURE_SSL_REDIRECT="${DJANGO_SECURE_SSL_REDIRECT:-0}"
 export DJANGO_ALLOWED_HOSTS="${DJANGO_ALLOWED_HOSTS:-127.0.0.1,localhost}"
 export DJANGO_CSRF_TRUSTED_ORIGINS="${DJANGO_CSRF_TRUSTED_ORIGINS:-http://127.0.0.1:$PORT,http://localhost:$PORT}"
+# The one origin of every link the site mails (confirmation, password reset, notices, unsubscribe).
+# Listening on every address (HOST=0.0.0.0) says nothing of the site's name: set it then.
+site_host="$HOST"
+if [ "$HOST" = 0.0.0.0 ] || [ "$HOST" = "::" ]; then
+  site_host=127.0.0.1
+  [ -n "${SIESTA_SITE_URL:-}" ] || echo "up: set SIESTA_SITE_URL: mailed links will name http://$site_host:$PORT" >&2
+fi
+export SIESTA_SITE_URL="${SIESTA_SITE_URL:-http://$site_host:$PORT}"
 # The load benchmark's echo socket (/ws/echo/<room>/) is off unless asked for:
 # `make up SIESTA_ECHO_WS=1` before `make loadtest` serves bench.asgi (the site plus the echo,
 # bench/asgi.py) instead of siesta_site.asgi; the site itself never routes it.
@@ -97,11 +106,13 @@ PY
 nginx -t -q -p var/nginx -c nginx.conf -e stderr
 
 echo "up: http://$HOST:$PORT/ (nginx) -> $WEB web processes on ports $WEB_PORT-$((WEB_PORT + WEB - 1)); Ctrl-C stops everything" >&2
-# honcho gives process type k (0-based, in Procfile order) the ports $WEB_PORT + 100k + instance.
+# supervisord runs the Procfile's processes (web once per port, $WEB_PORT + i for web-(i+1)) and
+# restarts any that exits, alone: `.venv/bin/supervisorctl -c var/supervisord.conf status`.
 echo $$ > var/up.pid
 PROCFILE=Procfile
 if [ "$SIESTA_ECHO_WS" = 1 ]; then
   PROCFILE=var/Procfile.bench
   sed 's/ siesta_site\.asgi:application$/ bench.asgi:application/' Procfile > "$PROCFILE"
 fi
-exec .venv/bin/honcho start -f "$PROCFILE" -d . -p "$WEB_PORT" -c "web=$WEB" "$@"
+.venv/bin/python deploy/supervisord_conf.py "$PROCFILE" "$WEB" "$WEB_PORT" var/supervisord.conf
+exec .venv/bin/supervisord -c var/supervisord.conf

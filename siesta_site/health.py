@@ -9,28 +9,37 @@ The database down is ``down`` and HTTP 503: this process cannot serve a page. Re
 layer or the queues failing is ``degraded`` and still 200: pages work, while live updates and queued
 work wait (watchers catch up with ``sync``, the periodic sweeps send lost tasks again).
 
-A plain Django view that reads nothing of the request: no session, no CSRF token, no throttle
-(those are DRF's), and exempt from the HTTPS redirect (``SECURE_REDIRECT_EXEMPT``). Each check is
-bounded by ``CHECK_SECONDS``, except the database's, which waits as long as a page would (the
-pool's ``DJANGO_DB_POOL_TIMEOUT``; a probe gives up first, which counts as a failure too).
+Who sees what: anyone gets ``{"status"}`` alone (and the HTTP status), which is all a load
+balancer or a container's probe needs; the checks are shown only to staff (signed in) or to a
+caller presenting ``SIESTA_HEALTH_TOKEN`` in the ``X-Health-Token`` header.
+
+Cheap under a flood: the report is computed at most once per ``SIESTA_HEALTH_CACHE_SECONDS`` (1 s)
+per process and every answer in between is served from it, by an async view that touches neither
+the database nor a thread while the report is fresh (nginx also limits ``/health/`` per address).
+No session is written, no CSRF token, no DRF throttle, and the view is exempt from the HTTPS
+redirect (``SECURE_REDIRECT_EXEMPT``). Each check is bounded by ``CHECK_SECONDS``, except the
+database's, which waits as long as a page would (the pool's ``DJANGO_DB_POOL_TIMEOUT``; a probe
+gives up first, which counts as a failure too).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hmac
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 import redis
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -42,6 +51,9 @@ CHECK_SECONDS = 2.0
 """The longest a Redis command or the channel layer's round trip may take."""
 
 NOT_CONFIGURED = "not configured"
+
+TOKEN_HEADER = "X-Health-Token"
+"""The header in which a monitoring system presents ``SIESTA_HEALTH_TOKEN`` for the details."""
 
 
 def _timed(name: str, check: Callable[[], object]) -> dict[str, Any]:
@@ -132,10 +144,67 @@ def health_report() -> tuple[str, dict[str, Any]]:
     return status, checks
 
 
+class ReportCache:
+    """The last report of this process and when it was made: one computation per
+    ``SIESTA_HEALTH_CACHE_SECONDS``, however many probes ask meanwhile. ``clock`` is injectable."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._report: tuple[str, dict[str, Any]] | None = None
+        self._made = 0.0
+
+    def fresh(self) -> tuple[str, dict[str, Any]] | None:
+        """The last report while it is younger than the setting, else None."""
+        seconds = float(getattr(settings, "SIESTA_HEALTH_CACHE_SECONDS", 1.0))
+        if self._report is not None and self.clock() - self._made < seconds:
+            return self._report
+        return None
+
+    def get(self) -> tuple[str, dict[str, Any]]:
+        """A fresh report, computing one if needed (probes arriving meanwhile wait for it and
+        take it rather than computing their own)."""
+        with self._lock:
+            report = self.fresh()
+            if report is None:
+                report = health_report()
+                self._report, self._made = report, self.clock()
+            return report
+
+    def clear(self) -> None:
+        with self._lock:
+            self._report = None
+
+
+reports = ReportCache()
+
+
+async def _sees_details(request: HttpRequest) -> bool:
+    """Staff signed in, or the configured token in ``X-Health-Token`` (compared in constant time).
+    The session is looked at only when the request has one, and a session that cannot be read
+    (the database down) shows nothing."""
+    token = str(getattr(settings, "SIESTA_HEALTH_TOKEN", "") or "")
+    presented = request.headers.get(TOKEN_HEADER, "")
+    if token and presented and hmac.compare_digest(presented.encode(), token.encode()):
+        return True
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES or not hasattr(request, "auser"):
+        return False
+    try:
+        user = await request.auser()
+    except Exception:
+        logger.warning("health: the caller's session could not be read", exc_info=True)
+        return False
+    return bool(user.is_staff)
+
+
 @never_cache
 @require_safe
-def health(request: HttpRequest) -> JsonResponse:
-    status, checks = health_report()
-    return JsonResponse(
-        {"status": status, "checks": checks}, status=503 if status == "down" else 200
-    )
+async def health(request: HttpRequest) -> HttpResponse:
+    report = reports.fresh()
+    if report is None:
+        report = await sync_to_async(reports.get)()
+    status, checks = report
+    body: dict[str, Any] = {"status": status}
+    if await _sees_details(request):
+        body["checks"] = checks
+    return JsonResponse(body, status=503 if status == "down" else 200)

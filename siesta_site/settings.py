@@ -27,10 +27,14 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
   ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
   (the CPU budget of hints, analysis and puzzle checks; games/engine_budget.py)
+- ``SIESTA_SITE_URL`` (the site's origin, ``https://host[:port]``: every mailed link is built
+  from it; default ``http://127.0.0.1:8000``, required in production)
+- ``SIESTA_HEALTH_TOKEN``, ``SIESTA_HEALTH_CACHE_SECONDS`` (who sees /health/'s checks, and how
+  often they run), ``SIESTA_DB_RETRY_AFTER`` (the Retry-After of a database outage's 503)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
-  ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``, or with a placeholder ``DJANGO_SECRET_KEY`` (under
-  50 characters, or with "change-me", "placeholder", "insecure"...); turn DEBUG off, cookies
-  secure, HTTPS and HSTS on
+  ``REDIS_URL``, ``DJANGO_ALLOWED_HOSTS`` and ``SIESTA_SITE_URL``, or with a placeholder
+  ``DJANGO_SECRET_KEY`` (under 50 characters, or with "change-me", "placeholder", "insecure"...);
+  turn DEBUG off, cookies secure, HTTPS and HSTS on
   (``DJANGO_SECURE_HSTS_SECONDS``, default a year; ``DJANGO_SECURE_HSTS_PRELOAD``).
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see core/throttling.py.
 """
@@ -39,6 +43,7 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -65,7 +70,13 @@ SECRET_KEY_PLACEHOLDER_WORDS = (
 if PRODUCTION:
     _missing = [
         name
-        for name in ("DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS")
+        for name in (
+            "DJANGO_SECRET_KEY",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DJANGO_ALLOWED_HOSTS",
+            "SIESTA_SITE_URL",
+        )
         if not env.str(name, "")
     ]
     if _missing:
@@ -138,6 +149,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so asked first: the database away answers 503 + Retry-After (siesta_site/outage.py).
+    "siesta_site.outage.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "siesta_site.urls"
@@ -229,8 +242,23 @@ else:
         "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
     )
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Siesta <siesta@localhost>")
-SIESTA_SITE_URL = env.str("SIESTA_SITE_URL", default="http://127.0.0.1:8000")
-"""The address of the site in e-mails (links to games and to unsubscribe)."""
+SIESTA_SITE_URL = env.str("SIESTA_SITE_URL", default="" if PRODUCTION else "http://127.0.0.1:8000")
+"""The site's origin, ``scheme://host[:port]``: every link the site mails (address confirmation,
+password reset, notices, unsubscribe) starts with it (core/links.py), never with a request's
+``Host``. Required in production; `make up` sets it from its HOST and PORT."""
+_site = urlsplit(SIESTA_SITE_URL)
+if (
+    _site.scheme not in ("http", "https")
+    or not _site.hostname
+    or _site.path.strip("/")
+    or _site.query
+    or _site.fragment
+    or _site.username
+):
+    raise ImproperlyConfigured(
+        f"SIESTA_SITE_URL must be the site's origin, such as https://siesta.example, "
+        f"not {SIESTA_SITE_URL!r}."
+    )
 SIESTA_UNSUBSCRIBE_DAYS = env.int("SIESTA_UNSUBSCRIBE_DAYS", default=30)
 """An unsubscribe link older than this asks to confirm (a form) instead of acting at once."""
 SIESTA_EMAIL_CONFIRM_DAYS = env.int("SIESTA_EMAIL_CONFIRM_DAYS", default=3)
@@ -497,6 +525,14 @@ SIESTA_WS_AUTH_WAIT_SECONDS = env.float("SIESTA_WS_AUTH_WAIT_SECONDS", default=1
 # Health checks probe the web processes directly, over plain HTTP (siesta_site/health.py): never
 # redirected to HTTPS, wherever SECURE_SSL_REDIRECT is on.
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+# Anyone gets /health/'s status alone; its checks (queues, failures...) go to staff or to a caller
+# presenting this token in the X-Health-Token header (empty: staff only). The report is computed
+# at most once per SIESTA_HEALTH_CACHE_SECONDS per process, however many probes ask.
+SIESTA_HEALTH_TOKEN = env.str("SIESTA_HEALTH_TOKEN", default="")
+SIESTA_HEALTH_CACHE_SECONDS = env.float("SIESTA_HEALTH_CACHE_SECONDS", default=1.0)
+# A database that does not answer: every request answers 503 with Retry-After this many seconds
+# (siesta_site/outage.py).
+SIESTA_DB_RETRY_AFTER = env.int("SIESTA_DB_RETRY_AFTER", default=10)
 
 # Engine work (hints, the analysis API, puzzle checks) draws from one CPU budget per user (per
 # address signed out): SIESTA_ENGINE_BUDGET CPU seconds (0: no budget), refilled evenly over

@@ -14,12 +14,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core import throttling
+from core.links import absolute
 
 CONFIRM_SALT = "social.email-confirm"
-
-
-def absolute(path: str) -> str:
-    return str(settings.SIESTA_SITE_URL).rstrip("/") + path
 
 
 def address_confirmed(address: str, confirmed: str) -> bool:

@@ -19,7 +19,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core import throttling
-from social.addresses import absolute, address_confirmed
+from core.links import absolute
+from social.addresses import address_confirmed
 from social.models import Notification
 
 UNSUBSCRIBE_SALT = "social.unsubscribe"

@@ -81,7 +81,7 @@ def test_make_up_raises_the_open_files_limit_of_its_processes():
     """The web processes hold one descriptor per socket: a soft limit of 1,024 would cap each."""
     script = (ROOT / "deploy" / "up.sh").read_text()
     raised = script.index('ulimit -n "$(ulimit -Hn)"')
-    assert raised < script.index("exec .venv/bin/honcho")
+    assert raised < script.index("exec .venv/bin/supervisord")
 
 
 def test_compose_nginx_routes_as_make_up_nginx():
@@ -130,6 +130,102 @@ def test_the_health_probe_names_an_allowed_host(monkeypatch):
     ]:
         monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", allowed)
         assert healthcheck.host() == host
+
+
+# -- supervision ----------------------------------------------------------------------------------
+
+
+def _load(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "deploy" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _sections(text: str) -> dict[str, dict[str, str]]:
+    import configparser
+
+    parser = configparser.RawConfigParser()
+    parser.read_string(text)
+    return {name: dict(parser[name]) for name in parser.sections()}
+
+
+def test_make_up_supervises_every_process_of_the_procfile(tmp_path):
+    """deploy/up.sh runs the Procfile under supervisord: web once per port, each program restarted
+    alone whenever it exits, killed with its whole process group, logging to the foreground."""
+    conf = _load("supervisord_conf")
+    text = conf.render((ROOT / "Procfile").read_text(), 3, 9101, ROOT, tmp_path)
+    sections = _sections(text)
+    assert sections["supervisord"]["nodaemon"] == "true"
+    programs = {
+        name.split(":", 1)[1]: values
+        for name, values in sections.items()
+        if name.startswith("program:")
+    }
+    expected = {name for name in procfile() if name != "web"} | {"web-1", "web-2", "web-3"}
+    assert set(programs) == expected
+    # One group: Ctrl-C stops every program at once (supervisord stops groups one by one).
+    assert set(sections["group:siesta"]["programs"].split(",")) == expected
+    for name, program in programs.items():
+        assert program["autorestart"] == "true", name
+        assert int(program["startretries"]) >= 100, name
+        assert program["killasgroup"] == "true", name
+        # SIGTERM to a web process's engine workers too, never to a Celery worker's pool.
+        assert program["stopasgroup"] == ("true" if name.startswith("web-") else "false"), name
+        assert program["stdout_logfile"] == "/dev/stdout", name
+        assert program["directory"] == str(ROOT)
+    for index, port in enumerate((9101, 9102, 9103), start=1):
+        command = programs[f"web-{index}"]["command"]
+        assert command.startswith(f"{ROOT}/.venv/bin/daphne ")
+        assert f" -p {port} " in command
+    # Celery's %h survives supervisord's own %(name)s expansion.
+    assert "-n bots@%%h" in programs["worker_bots"]["command"]
+    nginx = "nginx -p var/nginx -c nginx.conf -e stderr -g 'daemon off;'"
+    assert programs["nginx"]["command"] == nginx
+
+
+def test_the_systemd_units_run_the_procfile_s_commands():
+    """deploy/systemd: one unit per process of the Procfile (nginx is the system's own), each
+    restarted for ever, alone, with the same command."""
+    units = {}
+    for path in (ROOT / "deploy" / "systemd").glob("*.service"):
+        sections = _sections(path.read_text())
+        units[path.name] = sections
+        assert sections["Service"]["restart"] == "always", path.name
+        assert sections["Unit"]["startlimitintervalsec"] == "0", path.name
+        assert sections["Install"]["wantedby"] == "siesta.target", path.name
+    commands = {
+        name: units[unit]["Service"]["execstart"]
+        .replace("/srv/siesta/.venv/bin/", "")
+        .replace("%%", "%")
+        for name, unit in {
+            "web": "siesta-web@.service",
+            "worker_bots": "siesta-worker-bots.service",
+            "worker_analyses": "siesta-worker-analyses.service",
+            "worker_periodic": "siesta-worker-periodic.service",
+            "beat": "siesta-beat.service",
+        }.items()
+    }
+    assert len(units) == len(commands)
+    for name, command in procfile().items():
+        if name == "nginx":
+            continue
+        if name == "web":
+            assert command.replace("-p $PORT", "-p %i") == commands[name]
+        elif name == "beat":
+            assert command.split(" -s ")[0] == commands[name].split(" -s ")[0]
+        else:
+            assert command == commands[name]
+
+
+def test_compose_restarts_every_long_running_service():
+    for name, service in compose().items():
+        expected = "no" if name == "migrate" else "unless-stopped"
+        assert service.get("restart") == expected, name
 
 
 # -- the image and the installs -------------------------------------------------------------------

@@ -32,6 +32,7 @@ print(json.dumps({
     "cache": settings.CACHES["default"]["BACKEND"],
     "group_expiry": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("group_expiry"),
     "hsts_seconds": getattr(settings, "SECURE_HSTS_SECONDS", 0),
+    "site_url": settings.SIESTA_SITE_URL,
 }))
 """
 
@@ -41,6 +42,7 @@ PRODUCTION_ENV = {
     "DATABASE_URL": "postgres://siesta@db.example:5432/siesta",
     "REDIS_URL": "redis://cache.example:6379/0",
     "DJANGO_ALLOWED_HOSTS": "siesta.example",
+    "SIESTA_SITE_URL": "https://siesta.example",
 }
 
 
@@ -122,7 +124,8 @@ def test_the_connection_pool_can_be_turned_off():
 
 
 @pytest.mark.parametrize(
-    "missing", ["DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS"]
+    "missing",
+    ["DJANGO_SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS", "SIESTA_SITE_URL"],
 )
 def test_production_refuses_to_start_without(missing):
     env = {name: value for name, value in PRODUCTION_ENV.items() if name != missing}
@@ -180,3 +183,20 @@ def test_production_refuses_a_placeholder_secret_key(key):
 def test_production_takes_a_random_secret_key():
     key = secrets.token_urlsafe(50)
     assert load_settings(**(PRODUCTION_ENV | {"DJANGO_SECRET_KEY": key}))["debug"] is False
+
+
+def test_the_site_url_is_an_origin():
+    """Every mailed link starts with SIESTA_SITE_URL (core/links.py): scheme and host, no path."""
+    assert load_settings()["site_url"] == "http://127.0.0.1:8000"
+    assert load_settings(**PRODUCTION_ENV)["site_url"] == "https://siesta.example"
+    good = load_settings(SIESTA_SITE_URL="http://127.0.0.1:9100/")
+    assert good["site_url"] == "http://127.0.0.1:9100/"
+    for bad in (
+        "siesta.example",
+        "ftp://siesta.example",
+        "https://siesta.example/play",
+        "https://",
+    ):
+        proc = run_settings(SIESTA_SITE_URL=bad)
+        assert proc.returncode != 0, bad
+        assert "SIESTA_SITE_URL must be the site's origin" in proc.stderr

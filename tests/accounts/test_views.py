@@ -150,3 +150,29 @@ def test_password_resets_are_throttled_per_address_asked_for_and_per_client(
     for number in range(per_client.count - spent):
         assert client.post(RESET, {"email": f"x{number}@example.com"}).status_code == 302
     assert client.post(RESET, {"email": "new@example.com"}).status_code == 429
+
+
+def test_the_reset_link_comes_from_the_configured_origin_not_the_host_header(client, settings):
+    """A spoofed Host (allowed, as behind a proxy that passes it on) or an https claim never
+    reaches the mail: the link starts with SIESTA_SITE_URL, and the subject names its host."""
+    from django.core import mail
+
+    from social.services.preferences import preferences_update
+
+    settings.SIESTA_SITE_URL = "http://siesta.example:9100"
+    settings.ALLOWED_HOSTS = ["*"]
+    ana = UserFactory(username="ana", email="ana@example.com")
+    preferences_update(user=ana, email_confirmed="ana@example.com")
+    posted = client.post(
+        RESET,
+        {"email": "ana@example.com"},
+        headers={"Host": "127.0.0.1:6666", "X-Forwarded-Host": "evil.example"},
+        secure=True,
+    )
+    assert posted.status_code == 302
+    [sent] = mail.outbox
+    assert "http://siesta.example:9100/accounts/reset/" in sent.body
+    assert "6666" not in sent.body + sent.subject
+    assert "evil.example" not in sent.body + sent.subject
+    assert "https://" not in sent.body
+    assert "siesta.example:9100" in sent.subject

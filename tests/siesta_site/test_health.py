@@ -1,4 +1,7 @@
-"""``/health/``: the operator's view of a web process (siesta_site/health.py)."""
+"""``/health/``: the operator's view of a web process (siesta_site/health.py).
+
+The ``client`` of these tests presents the operator's token (``X-Health-Token``) and every probe
+computes a fresh report, unless a test says otherwise (``anonymous``, the cache's own tests)."""
 
 from __future__ import annotations
 
@@ -9,14 +12,32 @@ from unittest.mock import ANY
 import pytest
 import redis
 from django.conf import settings as django_settings
-from django.db import connections
+from django.test import Client
 
 from core import broadcast
 from core.inprocess import dispatch
+from siesta_site import health
 from siesta_site.celery import app
 
 HEALTH = "/health/"
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+TOKEN = "health-token-of-the-tests-0123456789"
+
+
+@pytest.fixture(autouse=True)
+def operator(client, settings):
+    """The tests' ``client`` is the operator's monitoring (the token); no cached report."""
+    settings.SIESTA_HEALTH_TOKEN = TOKEN
+    settings.SIESTA_HEALTH_CACHE_SECONDS = 0
+    client.defaults["HTTP_X_HEALTH_TOKEN"] = TOKEN
+    health.reports.clear()
+    yield
+    health.reports.clear()
+
+
+@pytest.fixture
+def anonymous():
+    return Client()
 
 
 def degraded(client) -> dict:
@@ -99,34 +120,6 @@ def test_a_channel_layer_that_fails_leaves_the_site_degraded(client, without_red
     assert "refused" not in client.get(HEALTH).content.decode()  # the message stays in the log
 
 
-@pytest.fixture
-def unreachable_database(transactional_db):
-    """The default database's connection settings pointed where nothing answers."""
-    connection = connections["default"]
-    saved = copy.deepcopy(connection.settings_dict)
-    if connection.vendor == "sqlite":
-        # The shared in-memory test database ignores close(); put its connection aside instead.
-        real, connection.connection = connection.connection, None
-        connection.settings_dict["NAME"] = "/nonexistent/siesta/db.sqlite3"
-    else:
-        real = None
-        connection.close()
-        if connection.pool:
-            connection.close_pool()
-        connection.settings_dict.update(HOST="127.0.0.1", PORT="1")
-        options = connection.settings_dict["OPTIONS"]
-        if isinstance(options.get("pool"), dict):
-            options["pool"] = {**options["pool"], "timeout": 1.0}
-    yield
-    connection.close()
-    if connection.vendor != "sqlite" and connection.pool:
-        connection.close_pool()
-    connection.settings_dict.clear()
-    connection.settings_dict.update(saved)
-    if real is not None:
-        connection.connection = real
-
-
 @pytest.mark.usefixtures("without_redis")
 def test_the_database_down_answers_503(client, unreachable_database):
     response = client.get(HEALTH)
@@ -136,6 +129,71 @@ def test_the_database_down_answers_503(client, unreachable_database):
     assert body["checks"]["database"]["ok"] is False
     assert body["checks"]["database"]["error"] in ("OperationalError", "PoolTimeout")
     assert body["checks"]["channel_layer"]["ok"] is True
+
+
+# -- who sees what, and how often it runs ---------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_anonymous_callers_get_the_status_alone(anonymous, without_redis):
+    response = anonymous.get(HEALTH)
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    wrong = anonymous.get(HEALTH, headers={"X-Health-Token": TOKEN[:-1] + "x"})
+    assert wrong.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_without_a_configured_token_no_header_shows_the_checks(anonymous, without_redis, settings):
+    settings.SIESTA_HEALTH_TOKEN = ""
+    assert anonymous.get(HEALTH, headers={"X-Health-Token": ""}).json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_staff_see_the_checks_other_players_do_not(anonymous, without_redis, django_user_model):
+    player = django_user_model.objects.create_user("player", password="x")
+    staff = django_user_model.objects.create_user("operator", password="x", is_staff=True)
+    anonymous.force_login(player)
+    assert anonymous.get(HEALTH).json() == {"status": "ok"}
+    anonymous.force_login(staff)
+    body = anonymous.get(HEALTH).json()
+    assert body["status"] == "ok"
+    assert body["checks"]["database"]["ok"] is True
+
+
+@pytest.mark.usefixtures("without_redis")
+def test_the_database_down_is_503_for_anyone(anonymous, unreachable_database):
+    response = anonymous.get(HEALTH)
+    assert response.status_code == 503
+    assert response.json() == {"status": "down"}
+
+
+@pytest.mark.django_db
+def test_a_flood_of_probes_computes_one_report_per_period(
+    anonymous, without_redis, settings, monkeypatch
+):
+    """Within SIESTA_HEALTH_CACHE_SECONDS every probe is answered from the last report (the
+    checks run once); after it, the next probe runs them again."""
+    settings.SIESTA_HEALTH_CACHE_SECONDS = 1.0
+    now = [1000.0]
+    monkeypatch.setattr(health, "reports", health.ReportCache(clock=lambda: now[0]))
+    runs = []
+    real = health.health_report
+
+    def counted():
+        runs.append(now[0])
+        return real()
+
+    monkeypatch.setattr(health, "health_report", counted)
+    for _ in range(50):
+        assert anonymous.get(HEALTH).json() == {"status": "ok"}
+    assert len(runs) == 1
+    now[0] += 0.9
+    anonymous.get(HEALTH)
+    assert len(runs) == 1
+    now[0] += 0.2
+    anonymous.get(HEALTH)
+    assert runs == [1000.0, 1001.1]
 
 
 # -- production ------------------------------------------------------------------------------------
