@@ -216,9 +216,9 @@ class AuthRequest(TypedDict):
 
 
 class SyncRequest(TypedDict):
-    """The whole state again (also on the tournament and lobby sockets). On the game socket a
-    page may send the ``version`` it holds: the same as the server's is answered by ``sync``,
-    any other by the whole ``state``."""
+    """The whole state again (also on the tournament and lobby sockets). On the game and
+    tournament sockets a page may send the ``version`` it holds: the same as the server's is
+    answered by ``sync``, any other by the whole ``state`` (``tournament``)."""
 
     type: Literal["sync"]
     version: NotRequired[int]

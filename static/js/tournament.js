@@ -7,9 +7,9 @@
  * without a reload.
  *
  * Never stale (lib/fresh.js): on focus, when the page comes back into view and while the socket
- * has been silent for 30 s, the page sends {"type": "sync"} (answered by the current
- * "tournament" frame); with the socket down it reconnects at once and fetches the live part
- * itself, which carries its version (data-version).
+ * has been silent for 30 s, the page sends {"type": "sync", "version"} (answered by "sync" when
+ * it shows the newest version, else by the current "tournament" frame); with the socket down it
+ * reconnects at once and fetches the live part itself, which carries its version (data-version).
  */
 import { keepFresh } from "./lib/fresh.js";
 import { format } from "./lib/util.js";
@@ -108,7 +108,8 @@ function main() {
       } catch (_) {
         return;
       }
-      if (message.type === "tournament" && message.version > shown) {
+      const newer = message.type === "tournament" || message.type === "sync";
+      if (newer && message.version > shown) {
         wanted = Math.max(wanted, message.version);
         refresh();
       }
@@ -129,7 +130,7 @@ function main() {
   /** Whether the page shows the newest version: ask the socket, or the server's live part. */
   function checkFresh() {
     if (socket && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "sync" }));
+      socket.send(JSON.stringify({ type: "sync", version: shown }));
       return;
     }
     refresh(true);
