@@ -334,9 +334,14 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def _on_sync(self, content: Message) -> None:
         """The whole state, once per version: a repeat at a version already sent in answer to a
-        ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap)."""
+        ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap).
+
+        A page may say which ``version`` it holds (the check it makes on focus and while the
+        socket is silent): the same as the server's gets the short reply, any other the state."""
+        held = _int_field(content, "version") if content.get("version") is not None else None
         version = await db_call(_current_version)(self._game_id)
-        if version is not None and version == self.synced_version:
+        up_to_date = version == held if held is not None else version == self.synced_version
+        if version is not None and up_to_date:
             frame: SyncFrame = {"type": "sync", "version": version}
             await self.send_json(frame)
             return

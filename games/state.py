@@ -145,7 +145,8 @@ class StateFrame(TypedDict):
 
 
 class SyncFrame(TypedDict):
-    """The answer to a repeated ``sync`` at a version already sent."""
+    """The answer to a ``sync`` at a version already sent (or the one the page said it holds):
+    the page is up to date."""
 
     type: Literal["sync"]
     version: int
@@ -215,9 +216,12 @@ class AuthRequest(TypedDict):
 
 
 class SyncRequest(TypedDict):
-    """The whole state again (also on the tournament socket)."""
+    """The whole state again (also on the tournament and lobby sockets). On the game and
+    tournament sockets a page may send the ``version`` it holds: the same as the server's is
+    answered by ``sync``, any other by the whole ``state`` (``tournament``)."""
 
     type: Literal["sync"]
+    version: NotRequired[int]
 
 
 class MoveRequest(TypedDict):

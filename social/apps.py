@@ -15,8 +15,15 @@ class SocialConfig(AppConfig):
     def ready(self) -> None:
         from games.signals import game_changed
         from social import tasks  # noqa: F401 - registers the periodic matcher for the beat
-        from social.receivers import game_changed_notify, round_started_notify
-        from tournaments.signals import round_started
+        from social.receivers import (
+            game_changed_notify,
+            player_withdrawn_notify,
+            round_started_notify,
+        )
+        from tournaments.signals import player_withdrawn, round_started
 
         game_changed.connect(game_changed_notify, dispatch_uid="social.game_changed_notify")
         round_started.connect(round_started_notify, dispatch_uid="social.round_started_notify")
+        player_withdrawn.connect(
+            player_withdrawn_notify, dispatch_uid="social.player_withdrawn_notify"
+        )

@@ -56,9 +56,11 @@ from social.state import (
     RematchOfferEvent,
     RematchOfferFrame,
     SocialMessageEvent,
+    TournamentGameFrame,
     WelcomeFrame,
 )
 from tournaments.consumers import TournamentConsumer
+from tournaments.selectors import tournament_game_of
 
 # -- the game socket's chat ----------------------------------------------------------------------
 
@@ -310,9 +312,17 @@ def _welcome(user: User | None) -> WelcomeFrame:
             "seek": seek_payload(seek) if seek else None,
             "challenges": [challenge_payload(c) for c in received],
             "unread": unread_count(user.pk),
+            # A page opened after its round was paired missed the push: it leads them still.
+            "tournament_game": tournament_game_of(user.pk),
         }
     )
     return welcome
+
+
+def _tournament_game(user: User) -> TournamentGameFrame | None:
+    """The answer to the lobby's ``sync``: the player's current tournament game, if any."""
+    state = tournament_game_of(user.pk)
+    return {"type": "tournament_game", **state} if state is not None else None
 
 
 class LobbyConsumer(GuardedJsonConsumer):
@@ -349,6 +359,15 @@ class LobbyConsumer(GuardedJsonConsumer):
             await self.send_json(pong)
         elif kind == "auth":
             await self._on_auth(content)
+        elif kind == "sync":
+            # A page back in view checks what it may have missed: its tournament game.
+            frame = (
+                await database_sync_to_async(_tournament_game)(self.user)
+                if self.user is not None
+                else None
+            )
+            if frame is not None:
+                await self.send_json(frame)
         else:
             await self.send_error(_("Unknown message type %(type)s.") % {"type": kind})
 

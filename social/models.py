@@ -197,6 +197,7 @@ class Notification(models.Model):
         CHALLENGE = "challenge", _("challenge")
         CHALLENGE_ANSWER = "challenge_answer", _("challenge answered")
         TOURNAMENT_ROUND = "tournament_round", _("tournament round")
+        TOURNAMENT_WITHDRAWN = "tournament_withdrawn", _("withdrawn from a tournament")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

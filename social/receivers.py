@@ -8,6 +8,7 @@ from games.state import GameState
 from social.services.notices import (
     tournament_games_push,
     tournament_round_notices,
+    tournament_withdrawn_notice,
     turn_notices_update,
 )
 
@@ -33,3 +34,24 @@ def round_started_notify(
         tournament_id=tournament_id, name=name, round_number=round, seats=seats
     )
     tournament_games_push(tournament_id=tournament_id, seats=seats)
+
+
+def player_withdrawn_notify(
+    sender: Any,
+    *,
+    tournament_id: int,
+    name: str,
+    user_id: int,
+    round: int,
+    can_rejoin: bool,
+    **kwargs: Any,
+) -> None:
+    """Receiver of ``tournaments.signals.player_withdrawn`` (after the commit): the player is told
+    they were withdrawn for missed games, and whether they can rejoin."""
+    tournament_withdrawn_notice(
+        tournament_id=tournament_id,
+        name=name,
+        user_id=user_id,
+        round_number=round,
+        can_rejoin=can_rejoin,
+    )

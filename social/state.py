@@ -19,7 +19,7 @@ ChatRoom: TypeAlias = Literal["players", "spectators", "after", "tournament"]
 SeekStatus: TypeAlias = Literal["waiting", "matched", "cancelled", "expired"]
 ChallengeStatus: TypeAlias = Literal["pending", "accepted", "declined", "cancelled", "expired"]
 NotificationKind: TypeAlias = Literal[
-    "your_turn", "challenge", "challenge_answer", "tournament_round"
+    "your_turn", "challenge", "challenge_answer", "tournament_round", "tournament_withdrawn"
 ]
 
 
@@ -143,6 +143,7 @@ class WelcomeFrame(TypedDict):
     seek: NotRequired[SeekPayload | None]
     challenges: NotRequired[list[ChallengePayload]]
     unread: NotRequired[int]
+    tournament_game: NotRequired[TournamentGameState | None]
 
 
 class PongFrame(TypedDict):
@@ -268,7 +269,7 @@ class PingRequest(TypedDict):
 ChatRequests: TypeAlias = ChatRequest | ChatHistoryRequest | ChatMuteRequest
 """What the game and tournament sockets add for chat."""
 
-LobbyRequest: TypeAlias = AuthRequest | PingRequest
+LobbyRequest: TypeAlias = AuthRequest | PingRequest | SyncRequest
 """What a client sends on ``/ws/lobby/``."""
 
 TournamentRequest: TypeAlias = SyncRequest | ChatRequests

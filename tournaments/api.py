@@ -336,7 +336,8 @@ class TournamentJoinApi(SiestaApi):
         tags=["tournaments"],
         summary="Join a scheduled tournament",
         description="Joining twice changes nothing. An invitation needs its token (else 404) "
-        "and, with a password, the password (else 403).",
+        "and, with a password, the password (else 403). A player withdrawn for missed games "
+        "rejoins a running tournament while a round is left for them (else 409, saying why).",
         request=InputSerializer,
         responses={
             200: TournamentSerializer,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from core.converters import id_of
 from core.sockets import GuardedJsonConsumer
+from games.state import SyncFrame
 from tournaments import realtime
 from tournaments.models import Tournament
 from tournaments.selectors import can_see, tournament_get, tournament_state
@@ -34,6 +35,11 @@ def _current_state(tournament_id: int, viewer: Any, invite: str | None) -> Tourn
     except Tournament.DoesNotExist:
         return None
     return tournament_state(tournament) if can_see(tournament, viewer, invite) else None
+
+
+def _current_version(tournament_id: int) -> int | None:
+    versions = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True)
+    return versions.first()
 
 
 class TournamentConsumer(GuardedJsonConsumer):
@@ -75,6 +81,14 @@ class TournamentConsumer(GuardedJsonConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "sync" and self.tournament_id:
+            held = content.get("version")
+            if isinstance(held, int) and not isinstance(held, bool):
+                # A page's check (on focus, after a silence): one small query when up to date.
+                version = await database_sync_to_async(_current_version)(self.tournament_id)
+                if version == held:
+                    up_to_date: SyncFrame = {"type": "sync", "version": held}
+                    await self.send_json(up_to_date)
+                    return
             state = await self._read_state()
             if state is not None:
                 await self._send_state(state, force=True)

@@ -415,3 +415,59 @@ def rating_changes(tournament: Tournament) -> dict[str, float]:
     for username, delta in rows:
         totals[username] += delta
     return dict(totals)
+
+
+FORFEITS_TO_WITHDRAW = 2
+"""Forfeits in a row (over a player's games; a bye between does not break the row) that withdraw
+a player (``services._withdraw_no_shows``)."""
+
+MISSED_GAMES = "missed_games"
+LEFT = "left"
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """Why a player is out of a running or finished tournament, and whether they may come back.
+
+    ``reason``: ``MISSED_GAMES`` (the server withdrew them after ``FORFEITS_TO_WITHDRAW`` forfeits
+    in a row) or ``LEFT`` (they withdrew). ``rejoin_refusal``: None when they may rejoin, else
+    why not, in the active language."""
+
+    reason: str
+    rejoin_refusal: str | None
+
+
+def missed_games_in_a_row(entry: TournamentPlayer) -> bool:
+    """Whether ``entry``'s last ``FORFEITS_TO_WITHDRAW`` recorded games were all forfeits."""
+    last = Pairing.objects.filter(player=entry, game__isnull=False, points__isnull=False).order_by(
+        "-round__number"
+    )[:FORFEITS_TO_WITHDRAW]
+    row = [p.forfeit for p in last]
+    return len(row) == FORFEITS_TO_WITHDRAW and all(row)
+
+
+def rejoin_refusal(tournament: Tournament, reason: str) -> str | None:
+    """Why a withdrawn player may not rejoin ``tournament``, or None: a player withdrawn for
+    missed games comes back while a game is still to be paired for them; a withdrawal of one's
+    own is final."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return _("This tournament is over.")
+    if reason != MISSED_GAMES:
+        return _("You withdrew yourself: that is final.")
+    if tournament.format == Format.ARENA:
+        ends_at = tournament.starts_at + timedelta(minutes=tournament.duration_minutes or 0)
+        if timezone.now() >= ends_at:
+            return _("This arena is over: no new games start.")
+        return None
+    if (tournament.current_round or 0) >= (tournament.rounds or 0):
+        return _("The last round is under way: no round is left to play.")
+    return None
+
+
+def withdrawal_of(tournament: Tournament, user_id: int) -> Withdrawal | None:
+    """``user_id``'s withdrawal from ``tournament``, or None when they are not withdrawn."""
+    entry = tournament.players.filter(user_id=user_id, withdrawn=True).first()
+    if entry is None:
+        return None
+    reason = MISSED_GAMES if missed_games_in_a_row(entry) else LEFT
+    return Withdrawal(reason=reason, rejoin_refusal=rejoin_refusal(tournament, reason))

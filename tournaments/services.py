@@ -56,12 +56,16 @@ from tournaments.pairing import (
     swiss_round_exact,
 )
 from tournaments.selectors import (
+    LEFT,
+    MISSED_GAMES,
     creation_refusal,
+    missed_games_in_a_row,
+    rejoin_refusal,
     tournament_get,
     tournament_standings,
     tournament_state,
 )
-from tournaments.signals import round_started
+from tournaments.signals import player_withdrawn, round_started
 
 logger = logging.getLogger(__name__)
 
@@ -361,6 +365,10 @@ def tournament_join(
     with transaction.atomic():
         tournament = _lock(tournament_id)
         assert tournament is not None
+        if tournament.status != Tournament.Status.SCHEDULED:
+            entry = tournament.players.filter(user_id=user.pk, withdrawn=True).first()
+            if entry is not None:
+                return _rejoin(tournament, entry)
         if tournament.format == Format.ARENA and tournament.status == Tournament.Status.RUNNING:
             return _arena_join(tournament, user, invite=invite, password=password)
         if tournament.status != Tournament.Status.SCHEDULED:
@@ -486,21 +494,56 @@ def _record_results(tournament: Tournament) -> bool:
     return bool(pending)
 
 
-FORFEITS_TO_WITHDRAW = 2
-"""Forfeits in a row (over a player's games; a bye between does not break the row)."""
-
-
 def _withdraw_no_shows(tournament: Tournament, forfeited: set[int]) -> None:
     """Withdraw each player of ``forfeited`` whose last ``FORFEITS_TO_WITHDRAW`` games were all
-    forfeits: they are not paired again."""
+    forfeits: they are not paired again, and are told why (``player_withdrawn``)."""
     for entry in tournament.players.filter(pk__in=forfeited, withdrawn=False):
-        last = Pairing.objects.filter(
-            player=entry, game__isnull=False, points__isnull=False
-        ).order_by("-round__number")[:FORFEITS_TO_WITHDRAW]
-        row = [p.forfeit for p in last]
-        if len(row) == FORFEITS_TO_WITHDRAW and all(row):
+        if missed_games_in_a_row(entry):
             entry.withdrawn = True
             entry.save(update_fields=["withdrawn"])
+            transaction.on_commit(
+                partial(
+                    _announce_withdrawal,
+                    tournament.pk,
+                    tournament.name,
+                    entry.user_id,
+                    tournament.current_round or 0,
+                )
+            )
+
+
+def _announce_withdrawal(tournament_id: int, name: str, user_id: int, round_number: int) -> None:
+    """``player_withdrawn`` after the commit: a failing receiver is logged, never raised."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    refusal = rejoin_refusal(tournament, MISSED_GAMES)
+    for receiver, result in player_withdrawn.send_robust(
+        sender=Tournament,
+        tournament_id=tournament_id,
+        name=name,
+        user_id=user_id,
+        round=round_number,
+        can_rejoin=refusal is None,
+    ):
+        if isinstance(result, Exception):
+            logger.error("player_withdrawn receiver %r failed: %r", receiver, result)
+
+
+def _rejoin(tournament: Tournament, entry: TournamentPlayer) -> Tournament:
+    """A player withdrawn for missed games comes back: paired again from the next round (an
+    arena: at once). A withdrawal of one's own is final; so is a tournament with nothing left."""
+    reason = MISSED_GAMES if missed_games_in_a_row(entry) else LEFT
+    refusal = rejoin_refusal(tournament, reason)
+    if refusal is not None:
+        raise Conflict(refusal)
+    entry.withdrawn = False
+    entry.paused = False
+    entry.save(update_fields=["withdrawn", "paused"])
+    if tournament.format == Format.ARENA:
+        _arena_advance(tournament)
+    _publish(tournament)
+    return tournament
 
 
 def _advance(tournament: Tournament) -> bool:

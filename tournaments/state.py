@@ -3,7 +3,7 @@ returns and ``/ws/tournaments/{id}/`` sends, and its channel-layer event (as ``g
 
 from typing import Literal, TypeAlias, TypedDict
 
-from games.state import GameMode, GameStatus, GameVariant, PlainErrorFrame
+from games.state import GameMode, GameStatus, GameVariant, PlainErrorFrame, SyncFrame
 
 TournamentStatus: TypeAlias = Literal["scheduled", "running", "finished", "cancelled"]
 TournamentFormat: TypeAlias = Literal["round_robin", "swiss", "arena"]
@@ -102,7 +102,7 @@ class TournamentFrame(TypedDict):
     version: int
 
 
-TournamentSocketFrame: TypeAlias = TournamentFrame | PlainErrorFrame
+TournamentSocketFrame: TypeAlias = TournamentFrame | SyncFrame | PlainErrorFrame
 """Every frame of ``/ws/tournaments/{id}/``."""
 
 

@@ -145,6 +145,9 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         if user.pk is not None
         else None,
         "withdrawn": bool(entry and entry["withdrawn"]),
+        "withdrawal": selectors.withdrawal_of(tournament, user.pk)
+        if entry and entry["withdrawn"] and user.pk is not None
+        else None,
         "strings": client_strings(),
         "invite": request.GET.get("invite", ""),
         "can_edit": _can_edit(tournament, request),

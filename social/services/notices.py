@@ -54,6 +54,13 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
             "tournament": params.get("tournament"),
             "round": params.get("round"),
         }
+    if kind == Notification.Kind.TOURNAMENT_WITHDRAWN:
+        text = _("%(tournament)s: you were withdrawn for missing two games in a row.") % {
+            "tournament": params.get("tournament")
+        }
+        if params.get("rejoin"):
+            text += " " + _("You can rejoin on the tournament's page.")
+        return text
     return str(kind)
 
 
@@ -74,6 +81,20 @@ def tournament_round_notices(
             url=url,
             key=f"tournament:{tournament_id}:round:{round_number}:user:{user_id}",
         )
+
+
+def tournament_withdrawn_notice(
+    *, tournament_id: int, name: str, user_id: int, round_number: int, can_rejoin: bool
+) -> None:
+    """ "<tournament>: you were withdrawn for missing two games in a row." (once per round),
+    linking to the tournament's page, where the player can rejoin if the tournament allows it."""
+    notify(
+        user_id=user_id,
+        kind=Notification.Kind.TOURNAMENT_WITHDRAWN,
+        params={"tournament": name, "round": round_number, "rejoin": can_rejoin},
+        url=reverse("tournament", args=[tournament_id]),
+        key=f"tournament:{tournament_id}:withdrawn:{round_number}:user:{user_id}",
+    )
 
 
 def tournament_games_push(*, tournament_id: int, seats: list[tuple[int, int | None]]) -> int:

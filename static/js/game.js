@@ -12,6 +12,11 @@
  * confirms it or refuses it (the piece is taken back, the cell marked and the message shown
  * above the board). The rules live in the engine only: this page never decides legality.
  *
+ * Never stale (lib/fresh.js): on focus, when the page comes back into view, while the socket
+ * has been silent for 30 s and a few seconds after the turn's deadline, the page sends
+ * {"type": "sync", "version"} (the server answers "sync" when it is the newest, else the state),
+ * or reconnects at once when the socket is down.
+ *
  * Bootstrap: the json_script elements "game-state" and "game-strings".
  */
 import { announceTurn, setUpToggles } from "./game/alerts.js";
@@ -26,10 +31,12 @@ import {
   showSide,
 } from "./game/views.js";
 import { Board } from "./lib/board.js";
+import { keepFresh } from "./lib/fresh.js";
 import { COLUMNS, moveText, parseMove } from "./lib/notation.js";
 import { renderScoreStrip, renderSeats, resultWords } from "./lib/seats.js";
 import { byId as $, plural, readJSON } from "./lib/util.js";
 
+const DEADLINE_GRACE_MS = 2000; // after a turn's deadline, the server's word is due
 const page = $("game-page");
 if (page) start(page);
 
@@ -60,7 +67,10 @@ function start(page) {
       store.expectSnapshot();
       if (reopened && store.state.status !== "finished") showSide(strings.reconnected, "info");
     },
-    onMessage: receive,
+    onMessage(message) {
+      fresh.heard();
+      receive(message);
+    },
     onClose() {
       pending = null;
       if (checkId) {
@@ -102,6 +112,10 @@ function start(page) {
     switch (message.type) {
       case "state":
         if (store.receive(message) === "gap") send({ type: "sync" });
+        break;
+      case "sync":
+        // "Up to date" at a version this page does not hold: ask for the state it missed.
+        if (message.version > store.version) send({ type: "sync", version: store.version });
         break;
       case "check":
         if (message.id === checkId) {
@@ -391,6 +405,7 @@ function start(page) {
   }
 
   function renderControls() {
+    if (mySeat) page.dataset.playing = store.isPlaying(mySeat) ? "1" : "0"; // next_game.js reads it
     if (!controls) return;
     const myTurn = isMyTurn();
     const playing = store.isPlaying(mySeat);
@@ -498,9 +513,31 @@ function start(page) {
     });
   }
 
+  // -- never stale --------------------------------------------------------------------------------
+
+  /** Asks the server whether this page shows the newest version; reconnects at once if down. */
+  function checkFresh() {
+    if (store.state.status !== "finished") socket.checkFresh();
+  }
+  const fresh = keepFresh(checkFresh);
+
+  // A turn whose deadline passed a moment ago has been decided by the server (a move or a
+  // timeout): once per deadline, check rather than show 0:00 and wait.
+  let deadlineChecked = null;
+  function checkPastDeadline() {
+    const state = store.state;
+    if (state.status !== "active" || !state.deadline || deadlineChecked === state.deadline) return;
+    if (Date.now() - Date.parse(state.deadline) < DEADLINE_GRACE_MS || !socket.isOpen) return;
+    deadlineChecked = state.deadline;
+    fresh.now("deadline");
+  }
+
   setUpToggles();
   render();
-  window.setInterval(() => renderClock(store.state, isMyTurn(), strings), 1000);
+  window.setInterval(() => {
+    renderClock(store.state, isMyTurn(), strings);
+    checkPastDeadline();
+  }, 1000);
   if (store.state.status !== "finished") {
     socket.listen(listener);
     socket.connect();

@@ -2,7 +2,8 @@
  * The lobby: the "new game" form shows only the seats the chosen number of players has, offers
  * each mode only with the numbers of players the server lists on its option (`data-players`,
  * from GameSettings) and Rated only when a seat is left to a person (the server checks all three
- * again); the game lists refresh themselves every few seconds while the page is visible.
+ * again); the game lists refresh themselves every few seconds while the page is visible, and at
+ * once when it comes back into view or gets the focus (never stale).
  */
 function main() {
   const POLL_MS = 5000;
@@ -99,6 +100,7 @@ function main() {
 
   window.setInterval(refresh, POLL_MS);
   document.addEventListener("visibilitychange", refresh);
+  window.addEventListener("focus", refresh);
 }
 
 main();

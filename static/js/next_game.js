@@ -37,10 +37,12 @@ function clock(seconds) {
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
-/** Seated in a game in play on this page: the banner never takes the player away from it. */
+/** Seated in a game in play on this page: the banner never takes the player away from it. Once
+ * the player is out of it (the game over, a timeout, a resignation), game.js says so
+ * (data-playing="0") and the banner leads on. */
 function playingHere() {
   const page = document.getElementById("game-page");
-  return Boolean(page && page.dataset.mySeat);
+  return Boolean(page && page.dataset.mySeat && page.dataset.playing !== "0");
 }
 
 let current = null;
@@ -52,6 +54,7 @@ export function showNextGame(next, strings, pushed) {
     remember(next.game, "went"); // already there
     return;
   }
+  if (current && current.game === next.game && !pushed) return; // shown already
   if (current) current.stop();
   const auto = (pushed || !remembered(next.game)) && !playingHere();
   const startsAt = Date.now() + (next.starts_in || 0) * 1000;
@@ -117,6 +120,7 @@ export function showNextGame(next, strings, pushed) {
     }
   });
   current = {
+    game: next.game,
     stop() {
       window.clearInterval(timer);
       banner.remove();

@@ -3,7 +3,13 @@
  * game the moment it exists, shows challenges and notices live, keeps the unread count in the
  * header and sends the presence heartbeat; green dots on the names of people online; the
  * quick-pairing buttons of the lobby. Text from the server is only ever set as textContent.
+ *
+ * Never stale (lib/fresh.js): the welcome carries the player's current tournament game (a page
+ * opened after its round was paired missed the push); on focus, back in view and after 30 s of
+ * silence the page sends {"type": "sync"}, answered by a "tournament_game" frame when there is
+ * one, or reconnects at once when the socket is down.
  */
+import { keepFresh } from "./lib/fresh.js";
 import { api as request } from "./lib/http.js";
 import { format, readJSON } from "./lib/util.js";
 import { showNextGame } from "./next_game.js";
@@ -269,6 +275,7 @@ function main() {
         if (typeof message.unread === "number") setUnread(message.unread);
         if (message.seek) showSeek(message.seek);
         for (const c of message.challenges || []) showChallenge(c, me);
+        if (message.tournament_game) showNextGame(message.tournament_game, S, false);
         refreshPresence(); // this page counts now
         break;
       case "pong":
@@ -297,7 +304,12 @@ function main() {
     }
   }
 
+  let reconnectTimer = null;
+
   function connect() {
+    window.clearTimeout(reconnectTimer);
+    reconnectTimer = null;
+    if (socket && socket.readyState <= WebSocket.OPEN) return; // connecting or open
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     try {
       socket = new WebSocket(scheme + window.location.host + "/ws/lobby/");
@@ -312,6 +324,7 @@ function main() {
       }, HEARTBEAT_MS);
     });
     socket.addEventListener("message", (event) => {
+      fresh.heard();
       try {
         onMessage(JSON.parse(event.data));
       } catch (error) {
@@ -320,10 +333,20 @@ function main() {
     });
     socket.addEventListener("close", () => {
       window.clearInterval(heartbeat);
-      window.setTimeout(connect, retry);
+      reconnectTimer = window.setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     });
   }
+
+  /** Whether this page missed a push: its tournament game, asked for again. */
+  function checkFresh() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      if (me) socket.send(JSON.stringify({ type: "sync" }));
+    } else {
+      connect();
+    }
+  }
+  const fresh = keepFresh(checkFresh);
 
   setUpQuickPairing();
   setUpChallengeForm();

@@ -5,7 +5,13 @@
  * than the one shown, the page fetches its live part again, rendered by the server in the
  * page's language, and swaps it in: standings, rounds and the "Play your game" button appear
  * without a reload.
+ *
+ * Never stale (lib/fresh.js): on focus, when the page comes back into view and while the socket
+ * has been silent for 30 s, the page sends {"type": "sync", "version"} (answered by "sync" when
+ * it shows the newest version, else by the current "tournament" frame); with the socket down it
+ * reconnects at once and fetches the live part itself, which carries its version (data-version).
  */
+import { keepFresh } from "./lib/fresh.js";
 import { format } from "./lib/util.js";
 
 function main() {
@@ -49,8 +55,11 @@ function main() {
   let loading = null;
   let wanted = shown;
   let retry = 1000;
+  let socket = null;
+  let reconnectTimer = null;
 
-  async function refresh() {
+  async function refresh(force = false) {
+    if (force && !loading) wanted = Math.max(wanted, shown + 1); // ask; the answer says
     if (loading) return;
     loading = (async () => {
       try {
@@ -62,15 +71,18 @@ function main() {
           // The server's own template (escaped there), parsed as a document of its own: no
           // script in it runs, and no string of ours becomes markup.
           const box = new DOMParser().parseFromString(html, "text/html").body;
-          const fresh = box.querySelector(".tournament-live");
-          const version = fresh ? Number(fresh.dataset.version) : target;
+          const part = box.querySelector(".tournament-live");
+          const version = part ? Number(part.dataset.version) : target;
           if (version >= shown) {
             live.replaceChildren(...box.childNodes);
             shown = version;
             live.dataset.version = String(version);
             tick();
           }
-          if (version < target) break; // the server is behind the push: the next push brings it
+          if (version < target) {
+            wanted = shown; // the server is behind the push (or had nothing new): wait for more
+            break;
+          }
         }
       } finally {
         loading = null;
@@ -79,32 +91,52 @@ function main() {
   }
 
   function connect() {
+    window.clearTimeout(reconnectTimer);
+    reconnectTimer = null;
+    if (socket) return; // connecting or open
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${window.location.host}${live.dataset.wsPath}`);
+    socket = new WebSocket(`${scheme}://${window.location.host}${live.dataset.wsPath}`);
     socket.addEventListener("open", () => {
       retry = 1000;
       live.classList.remove("is-offline");
     });
     socket.addEventListener("message", (event) => {
+      fresh.heard();
       let message;
       try {
         message = JSON.parse(event.data);
       } catch (_) {
         return;
       }
-      if (message.type === "tournament" && message.version > shown) {
+      const newer = message.type === "tournament" || message.type === "sync";
+      if (newer && message.version > shown) {
         wanted = Math.max(wanted, message.version);
         refresh();
       }
     });
     socket.addEventListener("close", (event) => {
-      if (event.code === 4404) return;
+      socket = null;
+      if (event.code === 4404) {
+        fresh.stop();
+        return;
+      }
       live.classList.add("is-offline");
       live.title = strings.connection_lost || "";
-      window.setTimeout(connect, retry);
+      reconnectTimer = window.setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     });
   }
+
+  /** Whether the page shows the newest version: ask the socket, or the server's live part. */
+  function checkFresh() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "sync", version: shown }));
+      return;
+    }
+    refresh(true);
+    connect();
+  }
+  const fresh = keepFresh(checkFresh);
 
   connect();
 }

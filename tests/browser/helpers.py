@@ -1,17 +1,22 @@
-"""Steps the browser tests share: start games, place pieces by clicking, play whole turns."""
+"""Steps the browser tests share: start games, place pieces by clicking, play whole turns, start
+a tournament."""
 
 from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 from typing import Any
 
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.engine import Turn
 from games.engine.search import scoring_turns
 from games.models import Game
 from games.selectors import game_get, position_of
+from tournaments import services
+from tournaments.models import Pairing, Tournament
 
 PIECE_BUTTONS = {"S": "Sun", "R": "Roof", "H": "Shadow"}
 
@@ -55,3 +60,34 @@ def play_turn_by_clicking(page: Any, turn: Turn) -> None:
 
 def moves_listed(page: Any) -> Any:
     return page.locator("#move-list tbody tr")
+
+
+def running_swiss(users: list[Any], rounds: int) -> Tournament:
+    """A running two-seat Swiss of ``rounds`` rounds (turns of 2 minutes) that ``users`` joined."""
+    tournament = services.tournament_create(
+        user=None,
+        name="Siesta Cup",
+        format="swiss",
+        table_size=2,
+        mode="ffa",
+        variant="standard",
+        rounds=rounds,
+        starts_at=timezone.now() + timedelta(hours=1),
+        turn_seconds=120,
+        max_players=8,
+    )
+    for user in users:
+        services.tournament_join(tournament_id=tournament.pk, user=user)
+    services.tournament_start(
+        tournament_id=tournament.pk, now=tournament.starts_at + timedelta(seconds=1)
+    )
+    return tournament
+
+
+def game_of_round(tournament_id: int, number: int) -> int | None:
+    return (
+        Pairing.objects.filter(tournament_id=tournament_id, round__number=number)
+        .exclude(game=None)
+        .values_list("game_id", flat=True)
+        .first()
+    )

@@ -4,19 +4,16 @@ led there too. Screenshots at 1366×900 and 375×800 go to ``screenshots/tournam
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, off_the_loop
+from tests.browser.helpers import game_of_round, running_swiss
 from tests.factories import UserFactory
-from tournaments import services
-from tournaments.models import Pairing, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(django_settings.BASE_DIR) / "screenshots" / "tournaments"
@@ -29,40 +26,10 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def _running_tournament(ana: Any, bo: Any) -> Tournament:
-    tournament = services.tournament_create(
-        user=None,
-        name="Siesta Cup",
-        format="swiss",
-        table_size=2,
-        mode="ffa",
-        variant="standard",
-        rounds=2,
-        starts_at=timezone.now() + timedelta(hours=1),
-        turn_seconds=120,
-        max_players=8,
-    )
-    for user in (ana, bo):
-        services.tournament_join(tournament_id=tournament.pk, user=user)
-    services.tournament_start(
-        tournament_id=tournament.pk, now=tournament.starts_at + timedelta(seconds=1)
-    )
-    return tournament
-
-
-def _game_of_round(tournament_id: int, number: int) -> int | None:
-    return (
-        Pairing.objects.filter(tournament_id=tournament_id, round__number=number)
-        .exclude(game=None)
-        .values_list("game_id", flat=True)
-        .first()
-    )
-
-
 def test_a_player_finishes_round_1_and_arrives_in_round_2s_game(pages):
     ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
-    tournament = off_the_loop(_running_tournament, ana, bo)
-    first = _game_of_round(tournament.pk, 1)
+    tournament = off_the_loop(running_swiss, [ana, bo], 2)
+    first = game_of_round(tournament.pk, 1)
 
     ana_page = pages.open(ana)
     bo_page = pages.open(bo, viewport=PHONE)
@@ -91,7 +58,7 @@ def test_a_player_finishes_round_1_and_arrives_in_round_2s_game(pages):
         "Round 2: your game against bo", timeout=WAIT_MS
     )
     shot(ana_page, "finished-game-leads-on-desktop")
-    second = _game_of_round(tournament.pk, 2)
+    second = game_of_round(tournament.pk, 2)
     assert second is not None
     assert second != first
     ana_page.wait_for_url(f"**/games/{second}/", timeout=WAIT_MS)

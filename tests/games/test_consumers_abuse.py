@@ -157,6 +157,32 @@ async def test_sync_sends_each_version_once(open_socket, game):
     assert await receive(socket) == {"type": "sync", "version": pushed["version"]}
 
 
+async def test_sync_with_the_pages_version_answers_whether_it_is_the_newest(open_socket, game):
+    """A page checks on focus and while its socket is silent: ``sync`` with the version it holds
+    is answered by the short ``sync`` when that is the newest, by the state otherwise (however
+    often it asks: the page missed that state), and a version that is not a number is refused."""
+    socket = await open_socket(game.pk)
+    first = await receive_state(socket)
+    for _ in range(2):
+        await socket.send_json_to({"type": "sync", "version": first["version"]})
+        assert await receive(socket) == {"type": "sync", "version": first["version"]}
+
+    mover = await database_sync_to_async(lambda: game.seats.get(seat=1).user)()
+    await database_sync_to_async(services.game_move_make)(
+        game_id=game.pk, user=mover, move=FIRST_MOVE, ply=0
+    )
+    assert (await receive_state(socket))["version"] == first["version"] + 1
+    for _ in range(2):  # a page that lost that frame gets it each time it asks
+        await socket.send_json_to({"type": "sync", "version": first["version"]})
+        again = await receive_state(socket)
+        assert again["version"] == first["version"] + 1
+        assert again["game"]["ply"] == 1
+    await socket.send_json_to({"type": "sync", "version": "newest"})
+    refusal = await receive(socket)
+    assert refusal["type"] == "error"
+    assert "version" in refusal["error"]
+
+
 class NoGroupsLayer(InMemoryChannelLayer):
     """A channel layer whose server is down when a socket joins its game's group."""
 

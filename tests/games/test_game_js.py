@@ -5,12 +5,11 @@ store's versions (a gap asks for a sync, an older state is ignored, subscribers 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.games.node_js import needs_node, run_module
+from tests.games.node_js import needs_node, page_script_runner
 
 pytestmark = needs_node
 
@@ -148,25 +147,11 @@ def run_game_js(js_tree: Path):
     """Run `body` after HARNESS with GameSocket, GameStore and SYNC_AFTER_MS imported; the body
     sets `result`, which comes back parsed from JSON."""
 
-    def run(body: str) -> dict:
-        script = (
-            "".join(
-                f"import {{ {names} }} from {json.dumps((js_tree / 'game' / module).as_uri())};\n"
-                for module, names in (
-                    ("socket.js", "GameSocket, SYNC_AFTER_MS, pageSocket"),
-                    ("store.js", "GameStore"),
-                )
-            )
-            + HARNESS
-            + "let result;\n"
-            + body
-            + "\nprocess.stdout.write(JSON.stringify(result));\n"
-        )
-        result = run_module(script)
-        assert isinstance(result, dict)
-        return result
-
-    return run
+    return page_script_runner(
+        js_tree,
+        {"game/socket.js": "GameSocket, SYNC_AFTER_MS, pageSocket", "game/store.js": "GameStore"},
+        HARNESS,
+    )
 
 
 # -- the socket client ---------------------------------------------------------------------------

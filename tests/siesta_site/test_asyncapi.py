@@ -128,7 +128,7 @@ def test_every_message_the_sockets_read_is_in_the_document():
         "sync",
         *TournamentChatConsumer._chat_handlers,
     }
-    assert _channel_types(spec, "lobby", "receive") == {"auth", "ping"}
+    assert _channel_types(spec, "lobby", "receive") == {"auth", "ping", "sync"}
 
 
 def test_the_document_refuses_what_no_socket_sends():

@@ -14,6 +14,7 @@ from django.conf import settings as django_settings
 
 from siesta_site.asgi import application
 from tests.factories import UserFactory
+from tests.payloads import assert_documented
 from tests.tournaments.factories import make_tournament
 from tests.tournaments.helpers import finish, round_games
 from tournaments import services
@@ -84,6 +85,33 @@ async def test_every_change_pushes_a_new_version():
         await socket.send_json_to({"type": "sync"})
         again = await _next(socket)
         assert again["version"] == ended["version"]
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_sync_with_the_pages_version_says_up_to_date_or_sends_the_newest():
+    """A page's check (on focus, after a silence): the version it shows is the newest → ``sync``;
+    an older one → the ``tournament`` frame of the newest."""
+    tournament = await database_sync_to_async(make_tournament)(players=1, rounds=1)
+    socket = await _open(f"/ws/tournaments/{tournament.pk}/")
+    try:
+        first = await _next(socket)
+        assert_documented("tournament", first)
+        await socket.send_json_to({"type": "sync", "version": first["version"]})
+        up_to_date = await _next(socket)
+        assert_documented("tournament", up_to_date)
+        assert up_to_date == {"type": "sync", "version": first["version"]}
+
+        joiner = await database_sync_to_async(UserFactory)()
+        await database_sync_to_async(services.tournament_join)(
+            tournament_id=tournament.pk, user=joiner
+        )
+        pushed = await _next(socket)
+        await socket.send_json_to({"type": "sync", "version": first["version"]})
+        newest = await _next(socket)  # the page missed the push: it gets the newest state
+        assert newest["type"] == "tournament"
+        assert newest["version"] == pushed["version"] > first["version"]
+        assert len(newest["tournament"]["players"]) == 2
     finally:
         await socket.disconnect()
 

@@ -93,6 +93,20 @@ export class GameSocket {
     });
   }
 
+  /**
+   * Asks whether the page holds the newest version (lib/fresh.js calls it on focus, back in view
+   * and after a silence): {"type": "sync", "version"} on an open socket, answered by "sync" when
+   * it is the newest and by the state otherwise; a socket that is down reconnects at once
+   * instead of waiting out its backoff (the server sends the state on connect).
+   */
+  checkFresh() {
+    if (this.isOpen) {
+      this.send({ type: "sync", version: this.version() });
+    } else {
+      this.connect();
+    }
+  }
+
   scheduleReconnect() {
     if (this.reconnectTimer) return;
     const delay = Math.min(30000, 1000 * 2 ** this.retries) + Math.random() * 500;
