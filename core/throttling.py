@@ -29,8 +29,9 @@ off), read on every check so that a settings override applies at once. Scopes:
 - ``tournament_password``: failed invitation passwords per (tournament, client address) and per
   (tournament, user) pair that go without delay; past them, each further failure of that pair
   makes it wait longer (1 s, 2 s, 4 s... up to ``LOGIN_DELAY_MAX``), refused before the password
-  is hashed. A right password ends the pair's count and delay and makes the address known to
-  that tournament (``KNOWN_ADDRESS_DAYS``): never refused there again;
+  is hashed. A right password ends the pairs' counts and delays and makes the address known to
+  that tournament (``KNOWN_ADDRESS_DAYS``): from it only the (tournament, user) pair's delay
+  still holds;
 - ``tournament_password_all``: failures per tournament from every address; once reached, only
   a newcomer (a user and an address without a failure on that tournament in the window) or a
   known address may try it until the window ends, so guessing from many addresses is bounded
@@ -339,12 +340,14 @@ def _entry_known_key(tournament_id: int, address: str) -> str:
 
 def entry_password_wait(request: Any, tournament_id: int, user_id: int) -> float | None:
     """Before an invitation's password is hashed: the seconds ``user_id`` must wait from the
-    request's address, else None. Counts nothing; a known address never waits."""
+    request's address, else None; counts nothing. The (tournament, user) pair's delay always
+    holds; an address known to the tournament is spared the rest (its own pair's delay, the
+    address's limit and the tournament's ceiling), as a known address is at sign-in."""
     address = client_address(request)
-    pairs = _entry_pairs(tournament_id, user_id, address)
+    by_address, by_user = _entry_pairs(tournament_id, user_id, address)
     try:
-        if cache.get(_entry_known_key(tournament_id, address)) is not None:
-            return None
+        known = cache.get(_entry_known_key(tournament_id, address)) is not None
+        pairs = [by_user] if known else [by_user, by_address]
         untils = cache.get_many([_entry_delay_key(pair) for pair in pairs]).values()
     except Exception:  # the cache is down: see ``Limit.hit``
         return None
@@ -352,10 +355,12 @@ def entry_password_wait(request: Any, tournament_id: int, user_id: int) -> float
     waits = [float(until - now) for until in untils if until is not None and until > now]
     if waits:
         return max(waits)
+    if known:
+        return None
     wait = TOURNAMENT_PASSWORD_ADDRESS.peek(address)
     if wait is not None:
         return wait
-    if any(TOURNAMENT_PASSWORD.current(pair) for pair in pairs):
+    if any(TOURNAMENT_PASSWORD.current(pair) for pair in (by_address, by_user)):
         return TOURNAMENT_PASSWORD_ALL.peek(str(tournament_id))
     return None  # a newcomer to this tournament: never refused by its ceiling
 
