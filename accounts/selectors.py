@@ -49,10 +49,11 @@ def _outcome(state: GameState, seat: int | None) -> str | None:
     return outcome.verdict(seat).value
 
 
-def user_recent_games(*, username: str, limit: int = 20) -> list[RecentGame]:
-    """``username``'s most recent games, any status."""
+def user_recent_games(*, username: str, limit: int = 20, viewer: Any = None) -> list[RecentGame]:
+    """``username``'s most recent games, any status, those ``viewer`` may find (their private
+    games to themselves only: ``games.selectors.games_visible``)."""
     games = []
-    for game in game_list(player=username)[:limit]:
+    for game in game_list(player=username, viewer=viewer)[:limit]:
         state = game_state(game)
         mine = next((s for s in state["seats"] if s["username"] == username), None)
         seat = mine["seat"] if mine else None

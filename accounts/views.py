@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts import selectors, services
 from accounts.forms import PersonalTokenForm
 from core import links, throttling
+from games.selectors import games_hidden_from
 from ratings import elo
 from ratings import selectors as rating_selectors
 from social.services.preferences import email_is_confirmed
@@ -189,8 +190,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     ]
     history = rating_selectors.rating_history(user=player).reverse()
     history_page = Paginator(history, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    # A private game the reader may not see: its rating change, without its players or link.
+    hidden = games_hidden_from((c.game_id for c in history_page.object_list), request.user)
     changes = [
-        {"change": change, "opponents": rating_selectors.opponents_of(change)}
+        {
+            "change": change,
+            "hidden": change.game_id in hidden,
+            "opponents": [] if change.game_id in hidden else rating_selectors.opponents_of(change),
+        }
         for change in history_page.object_list
     ]
     return render(
@@ -203,7 +210,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "charts": charts,
             "history_page": history_page,
             "changes": changes,
-            "games": selectors.user_recent_games(username=player.get_username()),
+            "games": selectors.user_recent_games(
+                username=player.get_username(), viewer=request.user
+            ),
             "provisional_games": elo.PROVISIONAL_GAMES,
         },
     )

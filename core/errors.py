@@ -12,6 +12,7 @@ ply, a timed-out turn) on top of them.
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -94,6 +95,16 @@ class NotFound(ServiceError):
 
 class Conflict(ServiceError):
     kind = ErrorKind.CONFLICT
+
+
+class TooManyAttempts(ServiceError):
+    """Too many failed attempts (an invitation's password): ``retry_after`` seconds to wait."""
+
+    kind = ErrorKind.TOO_MANY
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, math.ceil(retry_after))
 
 
 class LimitReached(Conflict):

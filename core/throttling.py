@@ -26,6 +26,18 @@ off), read on every check so that a settings override applies at once. Scopes:
   e-mails per address.
 - ``tournament_create``: tournaments created (``POST /api/tournaments/`` and the page's form) per
   user, answered 429 (or a form error) before the services run.
+- ``tournament_password``: failed invitation passwords per (tournament, client address) and per
+  (tournament, user) pair that go without delay; past them, each further failure of that pair
+  makes it wait longer (1 s, 2 s, 4 s... up to ``LOGIN_DELAY_MAX``), refused before the password
+  is hashed. A right password ends the pairs' counts and delays and makes the address known to
+  that tournament (``KNOWN_ADDRESS_DAYS``): from it only the (tournament, user) pair's delay
+  still holds;
+- ``tournament_password_all``: failures per tournament from every address; once reached, only
+  a newcomer (a user and an address without a failure on that tournament in the window) or a
+  known address may try it until the window ends, so guessing from many addresses is bounded
+  while an invited player typing the password right the first time is never refused;
+- ``tournament_password_address``: failures per client address on every tournament (guessing
+  the passwords of many tournaments), a known address excepted;
 - ``seeks``: seeks created and cancelled (``POST /api/seeks/``, ``DELETE /api/seeks/{id}/``) per
   user, answered 429 before the services run (each seek triggers a sweep of the matcher).
 
@@ -130,6 +142,17 @@ class Limit:
             return None
         return left if count >= rate.count else None
 
+    def current(self, ident: str) -> int:
+        """This window's count so far (0 when none, off, or the cache is down); counts nothing."""
+        rate = self.rate
+        if rate is None:
+            return 0
+        key, _left = self._window(rate, ident)
+        try:
+            return int(cache.get(key) or 0)
+        except Exception:  # the cache is down: see ``hit``
+            return 0
+
     def give_back(self, ident: str) -> None:
         """Undo a ``hit`` whose attempt did not count after all."""
         rate = self.rate
@@ -160,6 +183,9 @@ EMAIL_CONFIRM = Limit("email_confirm")
 PASSWORD_RESET = Limit("password_reset")
 PASSWORD_RESET_ADDRESS = Limit("password_reset_address")
 TOURNAMENT_CREATE = Limit("tournament_create")
+TOURNAMENT_PASSWORD = Limit("tournament_password")
+TOURNAMENT_PASSWORD_ALL = Limit("tournament_password_all")
+TOURNAMENT_PASSWORD_ADDRESS = Limit("tournament_password_address")
 
 LOGIN_DELAY_MAX = 300.0
 """The longest wait a run of failed sign-ins of one (username, address) pair imposes."""
@@ -295,6 +321,77 @@ def password_reset_wait(request: Any, address: Any) -> float | None:
     return PASSWORD_RESET.hit(client_address(request)) or PASSWORD_RESET_ADDRESS.hit(
         email_ident(address)
     )
+
+
+# -- invitation passwords -------------------------------------------------------------------------
+
+
+def _entry_pairs(tournament_id: int, user_id: int, address: str) -> list[str]:
+    return [f"{tournament_id}|a:{address}", f"{tournament_id}|u:{user_id}"]
+
+
+def _entry_delay_key(pair: str) -> str:
+    return f"throttle:entry_delay:{key_part(pair)}"
+
+
+def _entry_known_key(tournament_id: int, address: str) -> str:
+    return f"throttle:entry_known:{key_part(f'{tournament_id}|{address}')}"
+
+
+def entry_password_wait(request: Any, tournament_id: int, user_id: int) -> float | None:
+    """Before an invitation's password is hashed: the seconds ``user_id`` must wait from the
+    request's address, else None; counts nothing. The (tournament, user) pair's delay always
+    holds; an address known to the tournament is spared the rest (its own pair's delay, the
+    address's limit and the tournament's ceiling), as a known address is at sign-in."""
+    address = client_address(request)
+    by_address, by_user = _entry_pairs(tournament_id, user_id, address)
+    try:
+        known = cache.get(_entry_known_key(tournament_id, address)) is not None
+        pairs = [by_user] if known else [by_user, by_address]
+        untils = cache.get_many([_entry_delay_key(pair) for pair in pairs]).values()
+    except Exception:  # the cache is down: see ``Limit.hit``
+        return None
+    now = time.time()
+    waits = [float(until - now) for until in untils if until is not None and until > now]
+    if waits:
+        return max(waits)
+    if known:
+        return None
+    wait = TOURNAMENT_PASSWORD_ADDRESS.peek(address)
+    if wait is not None:
+        return wait
+    if any(TOURNAMENT_PASSWORD.current(pair) for pair in (by_address, by_user)):
+        return TOURNAMENT_PASSWORD_ALL.peek(str(tournament_id))
+    return None  # a newcomer to this tournament: never refused by its ceiling
+
+
+def record_entry_password_failure(request: Any, tournament_id: int, user_id: int) -> None:
+    """A wrong invitation password: one more failure for the tournament, the address and each
+    pair; past a pair's free failures, a growing delay before its next attempt (stored as the
+    time it ends, so no thread sleeps)."""
+    address = client_address(request)
+    TOURNAMENT_PASSWORD_ALL.hit(str(tournament_id))
+    TOURNAMENT_PASSWORD_ADDRESS.hit(address)
+    rate = TOURNAMENT_PASSWORD.rate
+    for pair in _entry_pairs(tournament_id, user_id, address):
+        counted = TOURNAMENT_PASSWORD.count(pair)
+        if counted is None or rate is None or counted[0] <= rate.count:
+            continue
+        delay = min(LOGIN_DELAY_MAX, 2.0 ** min(counted[0] - rate.count - 1, 16))
+        with contextlib.suppress(Exception):  # the cache is down: no delay
+            cache.set(_entry_delay_key(pair), time.time() + delay, timeout=math.ceil(delay) + 1)
+
+
+def record_entry_password_success(request: Any, tournament_id: int, user_id: int) -> None:
+    """The right invitation password: the pairs' failures and delays end, and the address
+    becomes known to the tournament (never refused there again)."""
+    address = client_address(request)
+    for pair in _entry_pairs(tournament_id, user_id, address):
+        TOURNAMENT_PASSWORD.clear(pair)
+        with contextlib.suppress(Exception):  # the cache is down: nothing to forget
+            cache.delete(_entry_delay_key(pair))
+    with contextlib.suppress(Exception):  # the cache is down: nothing to remember
+        cache.set(_entry_known_key(tournament_id, address), 1, timeout=KNOWN_ADDRESS_DAYS * 86400)
 
 
 # -- DRF throttle classes ------------------------------------------------------------------------

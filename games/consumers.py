@@ -52,7 +52,7 @@ from core.sockets import (
 from games import realtime, rows, services
 from games.engine_budget import EngineBudgetSpent, EngineUnavailable
 from games.models import Game
-from games.selectors import game_state_current
+from games.selectors import game_state_current, game_visible_check
 from games.state import (
     AckFrame,
     AuthFrame,
@@ -211,6 +211,16 @@ def _current_version(game_id: int) -> int | None:
     return version
 
 
+def _may_watch(game_id: int, user: User | None) -> bool:
+    """Whether ``user`` (None: anonymous) may watch the game: a private game is "not found"
+    to anyone it is not for (``games.selectors.game_visible_check``)."""
+    try:
+        game_visible_check(game_id, user)
+    except services.GameNotFound:
+        return False
+    return True
+
+
 def _grant_for_token(key: str) -> TokenGrant | None:
     """Who ``key`` signs in, with its scopes: a personal access token (``core.credentials``)
     or the account's API token (every scope; one plain query, ``rows.user_for_token``)."""
@@ -259,6 +269,7 @@ class GameConsumer(GuardedJsonConsumer):
         self.joined = False
         self.auth_allowed = True
         self.held_state: tuple[GameState, int] | None = None
+        self.watch_allowed = False
         await self.accept()
         if self.game_id is not None:
             # Join before reading, so that no change between the read and the join is missed.
@@ -268,12 +279,20 @@ class GameConsumer(GuardedJsonConsumer):
             self.joined = True
             state = await db_call(game_state_current)(self.game_id)
             if state is not None:
+                # A private game: known now for a session's user, at the opening for a script.
+                self.watch_allowed = await db_call(_may_watch)(self.game_id, self.user)
                 self.held_state = (state, state["version"])
                 self.version = state["version"]
                 await self.open_socket()  # the state now, or after a script's auth
                 return
+        await self._close_unknown()
+
+    async def _close_unknown(self) -> None:
+        """As for a game that does not exist: the error frame, then the 4404 close."""
+        if self.joined and self.game_id is not None:
             await self.leave_group(realtime.game_group(self.game_id))
-            self.joined = False
+        self.joined = False
+        self.held_state = None
         with translation.override(self.language):
             await self._send_error(
                 services.GameNotFound(self.scope["url_route"]["kwargs"]["game_id"]).message
@@ -287,6 +306,8 @@ class GameConsumer(GuardedJsonConsumer):
         return self.joined  # not a frame that raced the 4404 close of an unknown game
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not self.joined:
+            return  # closed as unknown by the opening this frame caused
         message_id = content.get("id") if isinstance(content, dict) else None
         try:
             if not isinstance(content, dict) or not isinstance(content.get("type"), str):
@@ -422,7 +443,14 @@ class GameConsumer(GuardedJsonConsumer):
         return self.user
 
     async def opening(self) -> None:
-        """The first ``state``: the one read on connect, or a newer one broadcast since."""
+        """The first ``state``: the one read on connect, or a newer one broadcast since. Once
+        the watcher is known (a script's ``auth`` is answered first), a private game they may
+        not see closes the socket as an unknown game would."""
+        if not self.watch_allowed:
+            if not await db_call(_may_watch)(self._game_id, self.user):
+                await self._close_unknown()
+                return
+            self.watch_allowed = True
         if self.held_state is not None:
             game, version = self.held_state
             self.held_state = None

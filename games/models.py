@@ -135,6 +135,11 @@ class Game(models.Model):
     shadows = models.PositiveSmallIntegerField(default=75)
     end_reason = models.CharField(max_length=20, choices=EndReason.choices, blank=True)
     winners = models.JSONField(default=list, blank=True)
+    private = models.BooleanField(
+        default=False,
+        help_text="Seen only by its players, staff and whom the app that made it lets in (a game "
+        "of an invitation-only tournament); never listed to anyone else.",
+    )
     grace_seconds = models.PositiveIntegerField(
         default=0,
         help_text="Tournament games: each seat's first turn may start this long after the game "

@@ -257,6 +257,70 @@ def game_or_not_found(game_id: int, *, games: QuerySet[Game] | None = None) -> G
         raise GameNotFound(game_id) from None
 
 
+PrivateViewers = Callable[[int, int], bool]
+"""Whether the user (by id) may see the private game (by id), besides its players and staff."""
+_private_viewers: list[PrivateViewers] = []
+
+
+def private_viewers_provide(provider: PrivateViewers) -> None:
+    """The app that makes private games (tournaments) hands in who else may see one (games
+    cannot import it: the layers contract), from its ``AppConfig.ready``."""
+    if provider not in _private_viewers:
+        _private_viewers.append(provider)
+
+
+def _may_see_private(game_id: int, seated: Iterable[int | None], viewer: Any) -> bool:
+    """A private game is its players', staff's, and whom a provider lets in."""
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    if viewer.is_staff or viewer.pk in seated:
+        return True
+    return any(provider(game_id, viewer.pk) for provider in _private_viewers)
+
+
+def game_visible(game: Game, viewer: Any) -> bool:
+    """Whether ``viewer`` (a user, anonymous, or None) may see ``game``: a public game is
+    everyone's; a private one (``Game.private``) as ``_may_see_private`` says. Reads the seats
+    (their prefetch when there is one) only for a private game."""
+    if not game.private:
+        return True
+    return _may_see_private(game.pk, [s.user_id for s in game.seats.all()], viewer)
+
+
+def game_visible_check(game_id: int, viewer: Any) -> None:
+    """The domain's ``GameNotFound`` when game ``game_id`` is private and not ``viewer``'s to
+    see, the very refusal an unknown id gets; nothing otherwise (an unknown id is left to the
+    caller's own lookup). One small query for a public game."""
+    private = Game.objects.filter(pk=game_id).values_list("private", flat=True).first()
+    if not private:
+        return
+    seated = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+    if not _may_see_private(game_id, list(seated), viewer):
+        raise GameNotFound(game_id)
+
+
+def games_hidden_from(game_ids: Iterable[int], viewer: Any) -> set[int]:
+    """Of these games, the private ones ``viewer`` may not see (a list that names games it
+    does not read, as a rating history, leaves their players and link out): one query, and
+    one more per private game."""
+    private = Game.objects.filter(pk__in=list(game_ids), private=True).values_list("pk", flat=True)
+    hidden = set()
+    for game_id in private:
+        seated = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+        if not _may_see_private(game_id, list(seated), viewer):
+            hidden.add(game_id)
+    return hidden
+
+
+def games_visible(games: QuerySet[Game], viewer: Any) -> QuerySet[Game]:
+    """The games of a list that ``viewer`` may find there: the public ones and the private ones
+    they play in (a private game is never listed to anyone else, staff included)."""
+    if viewer is None or not viewer.is_authenticated:
+        return games.filter(private=False)
+    mine = Seat.objects.filter(user_id=viewer.pk).values("game_id")
+    return games.filter(Q(private=False) | Q(pk__in=mine))
+
+
 def day_start(day: date) -> datetime:
     """The first moment of a UTC day: the API's ``since`` bounds are days."""
     return datetime.combine(day, time.min, tzinfo=UTC)
@@ -275,10 +339,11 @@ def game_list(
     variant: str | None = None,
     rated: bool | None = None,
     since: date | None = None,
+    viewer: Any = None,
 ) -> QuerySet[Game]:
-    """Games, newest first; each filter given narrows them (``since``: created that UTC day or
-    later)."""
-    games = Game.objects.prefetch_related("seats__user", "turns")
+    """Games, newest first, as ``viewer`` may find them (``games_visible``); each filter given
+    narrows them (``since``: created that UTC day or later)."""
+    games = games_visible(Game.objects.prefetch_related("seats__user", "turns"), viewer)
     if status:
         games = games.filter(status=status)
     if player:
@@ -305,15 +370,19 @@ def finished_games_page(
     until: date | None = None,
     after: ExportCursor | None = None,
     size: int,
+    viewer_id: int | None = None,
 ) -> list[Game]:
     """One page of the finished games a person played, oldest finish first (``since`` and
     ``until``: finished within those UTC days, both included), after ``after``: the export
-    reads page by page (keyset), never the whole list at once."""
+    reads page by page (keyset), never the whole list at once. Their private games only when
+    they export their own (``viewer_id``)."""
     games = Game.objects.filter(
         status=Game.Status.FINISHED,
         finished_at__isnull=False,
         pk__in=Seat.objects.filter(user_id=user_id).values("game_id"),
     )
+    if viewer_id != user_id:
+        games = games.filter(private=False)
     if since is not None:
         games = games.filter(finished_at__gte=day_start(since))
     if until is not None:
@@ -417,8 +486,10 @@ def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def games_live(*, limit: int) -> list[Game]:
-    """The newest games under way, at most ``limit``, with their seats and users (two queries)."""
-    games = Game.objects.filter(status=Game.Status.ACTIVE).order_by("-started_at", "-id")
+    """The newest public games under way, at most ``limit``, with their seats and users (two
+    queries)."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, private=False)
+    games = games.order_by("-started_at", "-id")
     return list(_with_seats(games)[:limit])
 
 
@@ -435,7 +506,8 @@ def games_waiting_for(user_id: int, *, limit: int) -> list[Game]:
 
 
 def games_of_user_playing(user_id: int) -> QuerySet[Game]:
-    return game_list().filter(
+    """The user's own games waiting or under way (their private ones too)."""
+    return Game.objects.prefetch_related("seats__user", "turns").filter(
         Q(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]), seats__user_id=user_id
     )
 

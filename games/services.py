@@ -308,11 +308,13 @@ def game_create_seated(
     turn_seconds: int = Game.DEFAULT_TURN_SECONDS,
     created_by: User | None = None,
     grace_seconds: int = 0,
+    private: bool = False,
 ) -> Game:
     """Start a game with every seat already taken: ``users`` in seat order, each a user or the
     level of a bot that takes the seat. For games the site pairs (tournament pairings, quick
     pairing, challenges, rematches). Team games draw their teams at random, as every team game
-    does. ``grace_seconds``: tournament games, where a missed first turn is a forfeit."""
+    does. ``grace_seconds``: tournament games, where a missed first turn is a forfeit.
+    ``private``: seen only by its players and whom the caller's app lets in (``Game.private``)."""
     players = len(users)
     game_settings_check(players=players, mode=mode, variant=variant, turn_seconds=turn_seconds)
     people = [u for u in users if not isinstance(u, str)]
@@ -329,6 +331,7 @@ def game_create_seated(
         turn_seconds=turn_seconds,
         created_by=created_by,
         grace_seconds=grace_seconds,
+        private=private,
     )
 
 
@@ -373,6 +376,7 @@ def _open(
     turn_seconds: int,
     created_by: User | None,
     grace_seconds: int = 0,
+    private: bool = False,
 ) -> Game:
     """Create a game and its seats, in seat order each a user, a bot level or None (free); it
     starts when every seat is taken."""
@@ -395,6 +399,7 @@ def _open(
             turn_seconds=turn_seconds,
             created_by=created_by,
             grace_seconds=grace_seconds,
+            private=private,
         )
         seats = [
             Seat.objects.create(

@@ -61,15 +61,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect("game", game_id=game.pk)
     lists: dict[str, list[Game]] = {
-        "open_games": list(selectors.game_list(status=Game.Status.OPEN)[:LOBBY_LIST_SIZE]),
-        "live_games": list(selectors.game_list(status=Game.Status.ACTIVE)[:LOBBY_LIST_SIZE]),
+        "open_games": list(
+            selectors.game_list(status=Game.Status.OPEN, viewer=request.user)[:LOBBY_LIST_SIZE]
+        ),
+        "live_games": list(
+            selectors.game_list(status=Game.Status.ACTIVE, viewer=request.user)[:LOBBY_LIST_SIZE]
+        ),
         "my_games": [],
         "my_finished_games": [],
     }
     if request.user.is_authenticated:
         lists["my_games"] = list(selectors.games_of_user_playing(request.user.pk))
         finished = selectors.game_list(
-            status=Game.Status.FINISHED, player=request.user.get_username()
+            status=Game.Status.FINISHED, player=request.user.get_username(), viewer=request.user
         ).order_by("-finished_at", "-id")
         lists["my_finished_games"] = list(finished[:RECENT_FINISHED])
     # Every list's rows at once: the seats' ratings in one query per pool for the four lists.
@@ -90,6 +94,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     assert isinstance(request.user, User)  # login_required
     try:
+        selectors.game_visible_check(game_id, request.user)
         services.game_join(game_id=game_id, user=request.user)
     except services.NotFound as exc:
         raise Http404(exc.message) from None
@@ -106,6 +111,7 @@ def game_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     """The lobby's Cancel button: the creator withdraws an open game."""
     assert isinstance(request.user, User)  # login_required
     try:
+        selectors.game_visible_check(game_id, request.user)
         services.game_cancel(game_id=game_id, user=request.user)
     except services.NotFound as exc:
         raise Http404(exc.message) from None
@@ -122,7 +128,7 @@ def game_cancel(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live game page; a finished game shows its result and the replay."""
-    found = _game_or_404(game_id)
+    found = _game_or_404(game_id, request)
     if found.status == Game.Status.FINISHED:
         return render(request, "games/replay.html", _game_context(request, found))
     return render(request, "games/game.html", _game_context(request, found))
@@ -130,14 +136,20 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    return render(request, "games/replay.html", _game_context(request, _game_or_404(game_id)))
+    return render(
+        request, "games/replay.html", _game_context(request, _game_or_404(game_id, request))
+    )
 
 
-def _game_or_404(game_id: int) -> Game:
+def _game_or_404(game_id: int, request: HttpRequest) -> Game:
+    """The game, if the request may see it (a private game is "not found" to anyone else)."""
     try:
-        return selectors.game_or_not_found(game_id)
+        game = selectors.game_or_not_found(game_id)
     except services.GameNotFound as exc:
         raise Http404(exc.message) from None
+    if not selectors.game_visible(game, request.user):
+        raise Http404(services.GameNotFound(game_id).message)
+    return game
 
 
 def _game_context(request: HttpRequest, game: Game) -> dict[str, Any]:

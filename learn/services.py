@@ -104,13 +104,17 @@ def puzzle_create(
 
 def puzzles_from_game(*, game_id: int) -> int | None:
     """Search an analysed finished game for puzzles, once. Returns how many new puzzles it gave,
-    or None when the game is not ready (not finished, or its analysis is not stored yet)."""
+    or None when the game is not ready (not finished, or its analysis is not stored yet). A
+    private game (``Game.private``) gives none: it is marked searched."""
     if ScannedGame.objects.filter(game_id=game_id).exists():
         return 0
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     analysis = Analysis.objects.filter(game_id=game_id, status=Analysis.Status.DONE).first()
     if game is None or analysis is None:
         return None
+    if game.private:  # a game of an invitation-only tournament: no puzzle points to it
+        ScannedGame.objects.get_or_create(game_id=game_id)
+        return 0
     record = game_record(game)
     try:
         candidates = find_puzzles(record, analysis.data.get("turns", []))

@@ -114,7 +114,7 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
     game_id = request.GET.get("game")
     if game_id:
         game = Game.objects.filter(pk=id_of(game_id) or 0).first()
-        if game is None:
+        if game is None or not game_selectors.game_visible(game, request.user):
             error = GameNotFound(game_id).message
         elif game.status != Game.Status.FINISHED:
             error = _("Only finished games can be analysed.")

@@ -361,6 +361,15 @@ REST_FRAMEWORK = {
             "seeks": env.str("SIESTA_THROTTLE_SEEKS", default="20/minute"),
             # Tournaments created, per user (API and page alike).
             "tournament_create": env.str("SIESTA_THROTTLE_TOURNAMENT_CREATE", default="5/hour"),
+            # Invitation passwords: failures per (tournament, address) and (tournament, user),
+            # per tournament from everywhere, per address on every tournament (core/throttling).
+            "tournament_password": env.str("SIESTA_THROTTLE_TOURNAMENT_PASSWORD", default="5/hour"),
+            "tournament_password_all": env.str(
+                "SIESTA_THROTTLE_TOURNAMENT_PASSWORD_ALL", default="50/hour"
+            ),
+            "tournament_password_address": env.str(
+                "SIESTA_THROTTLE_TOURNAMENT_PASSWORD_ADDRESS", default="30/hour"
+            ),
             # The analysis board's engine calls (learn.api): per user, or per address signed out.
             "analysis": env.str("SIESTA_ANALYSIS_RATE", default="120/minute"),
         }.items()

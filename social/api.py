@@ -18,6 +18,7 @@ from core.api.errors import error_responses
 from core.api.fields import StrictBooleanField
 from core.credentials import PLAY
 from core.throttling import SeekThrottle
+from games.api.base import GameRouteApi
 from games.api.serializers import GameSerializer
 from games.models import Game, Seat
 from games.selectors import game_or_not_found, game_state
@@ -194,7 +195,7 @@ class RematchSerializer(serializers.Serializer[Any]):
     asked = serializers.ListField(child=serializers.CharField())
 
 
-class RematchApi(SiestaApi):
+class RematchApi(GameRouteApi):
     write_scope = PLAY
 
     @extend_schema(

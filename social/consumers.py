@@ -206,10 +206,14 @@ class GameChatConsumer(ChatMute, GameConsumer):
         await self.send_json(self._localised(line))
 
     async def chat_removed(self, event: ChatRemovedEvent) -> None:
+        if not self.watch_allowed:
+            return  # a script's socket on a private game, before its auth tells who watches
         frame: ChatRemovedFrame = {"type": "chat_removed", "id": event["id"]}
         await self.send_json(frame)
 
     async def rematch_offer(self, event: RematchOfferEvent) -> None:
+        if not self.watch_allowed:
+            return  # a script's socket on a private game, before its auth tells who watches
         frame: RematchOfferFrame = {
             "type": "rematch_offer",
             "asked": event["asked"],
@@ -218,6 +222,8 @@ class GameChatConsumer(ChatMute, GameConsumer):
         await self.send_json(frame)
 
     async def game_rematch(self, event: GameRematchEvent) -> None:
+        if not self.watch_allowed:
+            return  # a script's socket on a private game, before its auth tells who watches
         frame: RematchFrame = {"type": "rematch", "game": event["game"]}
         await self.send_json(frame)
 

@@ -21,12 +21,13 @@ from core.credentials import TOURNAMENTS
 from core.errors import NotFound
 from core.throttling import TournamentCreateThrottle
 from games.models import Game
-from tournaments import selectors, services
+from tournaments import entry, selectors, services
 from tournaments.models import Format, Tournament, Visibility
 
 
 def _get(tournament_id: int, request: Request, invite: str | None = None) -> Tournament:
-    """The tournament, if the caller may see it (an invitation is hidden: 404)."""
+    """The tournament, if the caller may see it (``selectors.can_see``); to anyone else an
+    invitation answers exactly as an unknown id (404, the same body), whatever the method."""
     try:
         tournament = selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
@@ -335,14 +336,20 @@ class TournamentJoinApi(SiestaApi):
     @extend_schema(
         tags=["tournaments"],
         summary="Join a scheduled tournament",
-        description="Joining twice changes nothing. An invitation needs its token (else 404) "
-        "and, with a password, the password (else 403). A player withdrawn for missed games "
-        "rejoins a running tournament while a round is left for them (else 409, saying why).",
+        description="Joining twice changes nothing. An invitation needs its token (else 404, "
+        "as an unknown id) and, with a password, the password (else 403). Failed passwords are "
+        "limited per tournament, address and player: past them, 429 with Retry-After, before "
+        "the password is checked. A player withdrawn for missed games rejoins a running "
+        "tournament while a round is left for them (else 409, saying why).",
         request=InputSerializer,
         responses={
             200: TournamentSerializer,
             **error_responses(
-                e409="The tournament is full or has started.", **NEEDS_USER, **NO_TOURNAMENT
+                e403="A wrong password.",
+                e409="The tournament is full or has started.",
+                e429="Too many wrong passwords: try again after Retry-After seconds.",
+                **NEEDS_USER,
+                **NO_TOURNAMENT,
             ),
         },
     )
@@ -350,7 +357,8 @@ class TournamentJoinApi(SiestaApi):
         user = signed_in_user(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.tournament_join(tournament_id=tournament_id, user=user, **data.validated_data)
+        tournament = _get(tournament_id, request, data.validated_data.get("invite"))
+        entry.join(request, tournament=tournament, user=user, **data.validated_data)
         return Response(_state(tournament_id, request))
 
 
@@ -368,8 +376,11 @@ class TournamentLeaveApi(SiestaApi):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.tournament_leave(tournament_id=tournament_id, user=signed_in_user(request))
-        return Response(_state(tournament_id, request))
+        user = signed_in_user(request)
+        _get(tournament_id, request)
+        services.tournament_leave(tournament_id=tournament_id, user=user)
+        # The tournament as it is now, even to someone who just left an invitation.
+        return Response(_shape(selectors.tournament_get(tournament_id), request))
 
 
 class TournamentPauseApi(SiestaApi):
@@ -391,5 +402,7 @@ class TournamentPauseApi(SiestaApi):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.tournament_pause(tournament_id=tournament_id, user=signed_in_user(request))
+        user = signed_in_user(request)
+        _get(tournament_id, request)
+        services.tournament_pause(tournament_id=tournament_id, user=user)
         return Response(_state(tournament_id, request))

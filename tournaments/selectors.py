@@ -59,14 +59,24 @@ def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
     return tournaments
 
 
-def tournaments_listed(*, viewer: Any, status: str | None = None) -> QuerySet[Tournament]:
-    """``tournament_list`` without the invitations ``viewer`` neither created nor joined."""
-    tournaments = tournament_list(status=status)
+def visible_to(viewer: Any) -> Q:
+    """The tournaments ``viewer`` (a user, anonymous, or None) may see without an invitation's
+    token: the public ones; an invitation only its creator's, its players' (withdrawn ones
+    too) and staff's. The one rule, as a filter (``can_see`` is the same rule for one
+    tournament, with the token): everything that shows a tournament, lists it, or names it
+    beside a game, asks one of the two."""
     shown = Q(visibility=Visibility.PUBLIC)
-    if viewer is not None and viewer.is_authenticated:
-        joined = TournamentPlayer.objects.filter(user_id=viewer.pk).values("tournament_id")
-        shown |= Q(created_by_id=viewer.pk) | Q(pk__in=joined)
-    return tournaments.filter(shown)
+    if viewer is None or not viewer.is_authenticated:
+        return shown
+    if viewer.is_staff:
+        return Q()
+    joined = TournamentPlayer.objects.filter(user_id=viewer.pk).values("tournament_id")
+    return shown | Q(created_by_id=viewer.pk) | Q(pk__in=joined)
+
+
+def tournaments_listed(*, viewer: Any, status: str | None = None) -> QuerySet[Tournament]:
+    """``tournament_list`` as ``viewer`` may see it (``visible_to``)."""
+    return tournament_list(status=status).filter(visible_to(viewer))
 
 
 @dataclass(frozen=True)
@@ -102,11 +112,16 @@ def tournaments_upcoming(*, viewer: Any, limit: int) -> list[UpcomingTournament]
 
 
 def can_see(tournament: Tournament, viewer: Any, invite: str | None = None) -> bool:
-    """A public tournament is everyone's; an invitation its creator's, its players', staff's,
-    and whoever has its link's token."""
+    """``visible_to`` for one tournament, and whoever has its link's token (``invite``): a
+    public tournament is everyone's; an invitation its creator's, its players', staff's, and
+    the token's holder's. To anyone else it does not exist (404, as an unknown id)."""
     if tournament.visibility == Visibility.PUBLIC:
         return True
-    if invite and secrets.compare_digest(invite, tournament.invite_token):
+    if (
+        invite
+        and tournament.invite_token
+        and secrets.compare_digest(invite.encode(), tournament.invite_token.encode())
+    ):
         return True
     if viewer is None or not viewer.is_authenticated:
         return False
@@ -114,6 +129,18 @@ def can_see(tournament: Tournament, viewer: Any, invite: str | None = None) -> b
         viewer.is_staff
         or tournament.created_by_id == viewer.pk
         or any(p.user_id == viewer.pk for p in tournament.players.all())
+    )
+
+
+def password_asked(tournament: Tournament, user: Any) -> bool:
+    """Whether joining asks ``user`` for the tournament's password (``services.check_entry``):
+    an invitation with a password, to someone neither staff, its creator nor in it already."""
+    return bool(
+        tournament.password
+        and tournament.visibility == Visibility.INVITE
+        and not user.is_staff
+        and tournament.created_by_id != user.pk
+        and not any(p.user_id == user.pk for p in tournament.players.all())
     )
 
 
@@ -354,13 +381,13 @@ def current_game_of(state: TournamentState, username: str) -> int | None:
     return None
 
 
-def tournaments_of_user(user: User) -> QuerySet[TournamentPlayer]:
-    """``user``'s tournament entries, newest tournament first, with the final place once over."""
-    return (
-        TournamentPlayer.objects.filter(user_id=user.pk)
-        .select_related("tournament")
-        .order_by("-tournament__starts_at", "-tournament_id")
+def tournaments_of_user(user: User, *, viewer: Any) -> QuerySet[TournamentPlayer]:
+    """``user``'s tournament entries that ``viewer`` may see (``visible_to``), newest
+    tournament first, with the final place once over."""
+    shown = TournamentPlayer.objects.filter(user_id=user.pk).filter(
+        tournament__in=Tournament.objects.filter(visible_to(viewer))
     )
+    return shown.select_related("tournament").order_by("-tournament__starts_at", "-tournament_id")
 
 
 def tournament_game_of(
@@ -398,6 +425,17 @@ def tournament_game_of(
         "opponents": opponents,
         "starts_in": starts_in,
     }
+
+
+def sees_private_game(game_id: int, user_id: int) -> bool:
+    """Whether the user may see the private game (``Game.private``): the creator or a player
+    of its invitation-only tournament (handed to ``games.selectors.private_viewers_provide``;
+    its own players and staff see it anyway)."""
+    pairings = Pairing.objects.filter(game_id=game_id)
+    in_it = Q(tournament__created_by_id=user_id) | Q(
+        tournament__in=TournamentPlayer.objects.filter(user_id=user_id).values("tournament_id")
+    )
+    return pairings.filter(in_it).exists()
 
 
 def tournament_id_of_game(game_id: int) -> int | None:

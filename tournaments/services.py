@@ -321,6 +321,10 @@ def tournament_update(*, tournament_id: int, user: User, **changes: Any) -> Tour
             setattr(tournament, key, value)
         if tournament.visibility == Visibility.INVITE and not tournament.invite_token:
             tournament.invite_token = secrets.token_urlsafe(24)
+        # Its games are as private as it is (``Game.private``), those played already too.
+        Game.objects.filter(tournament_pairings__tournament=tournament).update(
+            private=tournament.visibility == Visibility.INVITE
+        )
         _publish(tournament)
     return tournament
 
@@ -339,6 +343,10 @@ def tournament_cancel(*, tournament_id: int, user: User) -> Tournament:
     return tournament
 
 
+class WrongPassword(NotAllowed):
+    """An invitation's password that is not its password (403, as any refusal not allowed)."""
+
+
 def check_entry(
     tournament: Tournament, user: User, *, invite: str | None = None, password: str | None = None
 ) -> None:
@@ -348,10 +356,10 @@ def check_entry(
         return
     if tournament.created_by_id == user.pk:
         return
-    if not secrets.compare_digest(invite or "", tournament.invite_token):
+    if not secrets.compare_digest((invite or "").encode(), tournament.invite_token.encode()):
         raise NotFound(_("There is no tournament %(id)s.") % {"id": tournament.pk})
     if tournament.password and not check_password(password or "", tournament.password):
-        raise NotAllowed(_("Wrong tournament password."))
+        raise WrongPassword(_("Wrong tournament password."))
 
 
 # -- joining and leaving ---------------------------------------------------------------------------
@@ -620,6 +628,7 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
             rated=True,
             turn_seconds=tournament.turn_seconds,
             grace_seconds=settings.SIESTA_TOURNAMENT_GRACE_SECONDS,
+            private=tournament.visibility == Visibility.INVITE,
         )
         for seat, entry in enumerate(seated, start=1):
             Pairing.objects.create(
@@ -790,6 +799,7 @@ def _arena_advance(tournament: Tournament) -> bool:
             variant=tournament.variant,
             rated=True,
             turn_seconds=tournament.turn_seconds,
+            private=tournament.visibility == Visibility.INVITE,
         )
         Pairing.objects.bulk_create(
             Pairing(tournament=tournament, round=rnd, player=entry, game=game, seat=seat)

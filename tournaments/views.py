@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core.errors import NotFound, ServiceError
 from core.throttling import TOURNAMENT_CREATE, wait_words
 from games.models import Game, turn_time_label
-from tournaments import selectors, services
+from tournaments import entry, selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Format, Tournament, Visibility
 from tournaments.state import TournamentState
@@ -101,17 +101,16 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _get(tournament_id: int, request: HttpRequest | None = None) -> Tournament:
-    """The tournament, if the request may see it: an invitation needs its link's token
-    (``?invite=``) unless the viewer created or joined it."""
+def _get(tournament_id: int, request: HttpRequest, invite: str | None = None) -> Tournament:
+    """The tournament, if the request may see it (``selectors.can_see``): an invitation needs
+    its link's token (``invite``, else ``?invite=``) unless the viewer created or joined it. To
+    anyone else it answers exactly as an unknown id: 404, whatever the method."""
     try:
         tournament = selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         tournament = None
-    if tournament is None or (
-        request is not None
-        and not selectors.can_see(tournament, request.user, request.GET.get("invite"))
-    ):
+    token = invite if invite is not None else request.GET.get("invite")
+    if tournament is None or not selectors.can_see(tournament, request.user, token):
         raise Http404(_("There is no tournament %(id)s.") % {"id": tournament_id})
     return tournament
 
@@ -240,11 +239,14 @@ def _signed_in(request: HttpRequest) -> User:
 @login_required
 @require_POST
 def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    invite = request.POST.get("invite") or None
+    tournament = _get(tournament_id, request, invite or "")
     try:
-        services.tournament_join(
-            tournament_id=tournament_id,
+        entry.join(
+            request,
+            tournament=tournament,
             user=_signed_in(request),
-            invite=request.POST.get("invite") or None,
+            invite=invite,
             password=request.POST.get("password") or None,
         )
     except NotFound as exc:
@@ -259,6 +261,7 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _get(tournament_id, request, request.POST.get("invite", ""))
     try:
         tournament = services.tournament_leave(
             tournament_id=tournament_id, user=_signed_in(request)
@@ -278,6 +281,7 @@ def tournament_leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _get(tournament_id, request, request.POST.get("invite", ""))
     try:
         services.tournament_pause(tournament_id=tournament_id, user=_signed_in(request))
     except NotFound as exc:
@@ -349,6 +353,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _get(tournament_id, request, "")
     try:
         services.tournament_cancel(tournament_id=tournament_id, user=_signed_in(request))
     except NotFound as exc:

@@ -10,9 +10,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.api.base import SiestaApi
 from core.api.serializers import ErrorSerializer
 from games.analysis import analysis_state
+from games.api.base import GameRouteApi
 from games.models import Analysis
 
 
@@ -49,7 +49,7 @@ class AnalysisPlayerSerializer(serializers.Serializer[Any]):
     biggest_misses = MissSerializer(many=True, help_text="Up to three, biggest first.")
 
 
-class GameAnalysisApi(SiestaApi):
+class GameAnalysisApi(GameRouteApi):
     @extend_schema_serializer(component_name="Analysis")
     class OutputSerializer(serializers.Serializer[Any]):
         status = serializers.ChoiceField(choices=Analysis.Status.choices)

@@ -126,7 +126,9 @@ class GameExportApi(SiestaApi):
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         player = selectors.player_or_not_found(username)
-        query = {"user_id": player.pk, **filters.validated_data}
+        # Their private games only to themselves (``finished_games_page``).
+        viewer = request.user.pk if request.user.is_authenticated else None
+        query = {"user_id": player.pk, "viewer_id": viewer, **filters.validated_data}
         under_asgi = isinstance(request._request, ASGIRequest)
         lines = lines_async(query) if under_asgi else lines_sync(query)
         response = StreamingHttpResponse(lines, content_type=NDJSON)

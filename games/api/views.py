@@ -20,6 +20,7 @@ from core.api.fields import QueryBooleanField, StrictBooleanField
 from core.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 from core.credentials import PLAY
 from games import selectors, services
+from games.api.base import GameRouteApi
 from games.api.serializers import GameRecordSerializer, GameSerializer
 from games.models import Game, Seat
 from games.state import GameState
@@ -97,7 +98,7 @@ class GameListCreateApi(SiestaApi):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
-        games = selectors.game_list(**filters.validated_data)
+        games = selectors.game_list(**filters.validated_data, viewer=request.user)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response([selectors.game_state(game) for game in page])
@@ -126,7 +127,7 @@ class GameListCreateApi(SiestaApi):
         return Response(_game_state(game.pk), status=status.HTTP_201_CREATED)
 
 
-class GameDetailApi(SiestaApi):
+class GameDetailApi(GameRouteApi):
     @extend_schema(
         tags=["games"],
         summary="A game",
@@ -136,7 +137,7 @@ class GameDetailApi(SiestaApi):
         return Response(selectors.game_state(selectors.game_or_not_found(game_id), ratings=True))
 
 
-class GameJoinApi(SiestaApi):
+class GameJoinApi(GameRouteApi):
     write_scope = PLAY
 
     @extend_schema(
@@ -159,7 +160,7 @@ class GameJoinApi(SiestaApi):
         return Response(_game_state(game_id))
 
 
-class GameCancelApi(SiestaApi):
+class GameCancelApi(GameRouteApi):
     write_scope = PLAY
 
     @extend_schema(
@@ -184,7 +185,7 @@ class GameCancelApi(SiestaApi):
         return Response(_game_state(game_id))
 
 
-class GameMoveApi(SiestaApi):
+class GameMoveApi(GameRouteApi):
     write_scope = PLAY
 
     @extend_schema_serializer(component_name="MoveInput")
@@ -232,7 +233,7 @@ class GameMoveApi(SiestaApi):
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
-class GameHintApi(SiestaApi):
+class GameHintApi(GameRouteApi):
     write_scope = PLAY
 
     @extend_schema_serializer(component_name="Hint")
@@ -263,7 +264,7 @@ class GameHintApi(SiestaApi):
         return Response(self.OutputSerializer(hint).data)
 
 
-class GameResignApi(SiestaApi):
+class GameResignApi(GameRouteApi):
     write_scope = PLAY
 
     @extend_schema(
@@ -286,7 +287,7 @@ class GameResignApi(SiestaApi):
         return Response(_game_state(game_id))
 
 
-class GameRecordApi(SiestaApi):
+class GameRecordApi(GameRouteApi):
     # The record is a file format: always JSON (no browsable page), also as a download.
     renderer_classes = [JSONRenderer]
 

@@ -77,8 +77,11 @@ def rematch_buttons(context: dict[str, Any], game: Game) -> dict[str, Any]:
     )
     tournament_id = tournament_selectors.tournament_id_of_game(game.pk)
     if tournament_id is not None and game.status == Game.Status.FINISHED:
-        # A tournament game leads back to its tournament, not to a rematch.
+        # A tournament game leads back to its tournament, not to a rematch; an invitation-only
+        # one shows nothing of the tournament to whoever may not see it (nor a rematch).
         tournament = tournament_selectors.tournament_get(tournament_id)
+        if not tournament_selectors.can_see(tournament, user):
+            return {"game": game, "seated": False, "status": None, "user": user}
         state = tournament_selectors.tournament_state(tournament)
         return {
             "game": game,

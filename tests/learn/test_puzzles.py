@@ -216,6 +216,17 @@ def test_puzzles_from_an_analysed_game_once_and_deduplicated():
 
 
 @pytest.mark.django_db
+def test_a_private_game_gives_no_puzzle_and_is_marked_searched():
+    """A game of an invitation-only tournament (``Game.private``): no puzzle links to it."""
+    game = _finished_game()
+    Game.objects.filter(pk=game.pk).update(private=True)
+    game_analyse(game_id=game.pk)
+    assert learn_services.puzzles_from_game(game_id=game.pk) == 0
+    assert not Puzzle.objects.filter(source_game=game).exists()
+    assert ScannedGame.objects.get(game=game).puzzles == 0
+
+
+@pytest.mark.django_db
 def test_the_periodic_task_searches_analysed_games():
     from learn.tasks import puzzles_from_analysed_games
 

@@ -15,7 +15,9 @@ register = template.Library()
 PROFILE_LIMIT = 20
 
 
-@register.inclusion_tag("tournaments/_profile.html")
-def player_tournaments(player: User) -> dict[str, Any]:
-    """``player``'s latest tournaments with their final place once over."""
-    return {"entries": list(tournaments_of_user(player)[:PROFILE_LIMIT])}
+@register.inclusion_tag("tournaments/_profile.html", takes_context=True)
+def player_tournaments(context: dict[str, Any], player: User) -> dict[str, Any]:
+    """``player``'s latest tournaments with their final place once over, those the reader may
+    see (an invitation-only one only to those in it)."""
+    viewer = context.get("user")
+    return {"entries": list(tournaments_of_user(player, viewer=viewer)[:PROFILE_LIMIT])}
