@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core import sockets
 from core.converters import id_of
 from core.sockets import GuardedJsonConsumer
 from games.state import SyncFrame
@@ -70,7 +71,7 @@ class TournamentConsumer(GuardedJsonConsumer):
             await self.leave_group(group)
             self.joined = False
         with translation.override(self.language):
-            await self.send_error(_("There is no such tournament."))
+            await self.send_error(_("There is no such tournament."), code=sockets.NOT_FOUND)
         await self.close(code=CLOSE_UNKNOWN_TOURNAMENT)
 
     async def disconnect(self, code: int) -> None:
@@ -93,7 +94,7 @@ class TournamentConsumer(GuardedJsonConsumer):
             if state is not None:
                 await self._send_state(state, force=True)
             return
-        await self.send_error('Only {"type": "sync"} is understood.')
+        await self.send_error('Only {"type": "sync"} is understood.', code=sockets.INVALID)
 
     async def _read_state(self) -> TournamentState | None:
         assert self.tournament_id is not None

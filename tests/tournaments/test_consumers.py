@@ -121,7 +121,7 @@ async def test_an_unknown_tournament_closes_with_4404():
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
     error = await _next(socket)
-    assert error["type"] == "error"
+    assert (error["type"], error["code"]) == ("error", "not_found")
     closed = await socket.receive_output(timeout=TIMEOUT)
     assert closed == {"type": "websocket.close", "code": 4404}
 
