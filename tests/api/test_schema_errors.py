@@ -36,3 +36,20 @@ def test_every_operation_lists_429_and_503_with_retry_after(schema):
             assert response["content"]["application/json"]["schema"] == {
                 "$ref": "#/components/schemas/Error"
             }, (name, status)
+
+
+def test_answering_a_challenge_lists_its_409(schema):
+    paths = schema["paths"]
+    challenge = next(p for p in paths if p.startswith("/api/challenges/{") and p.endswith("}/"))
+    operations = [
+        paths[challenge]["delete"],
+        paths[challenge + "accept/"]["post"],
+        paths[challenge + "decline/"]["post"],
+    ]
+    for operation in operations:
+        assert "409" in operation["responses"], operation["summary"]
+
+
+def test_a_give_up_answers_an_empty_move_the_schema_allows(schema):
+    move = schema["components"]["schemas"]["PuzzleAttempt"]["properties"]["move"]
+    assert move.get("minLength", 0) == 0
