@@ -365,7 +365,8 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def _on_sync(self, content: Message) -> None:
         """The whole state, once per version: a repeat at a version already sent in answer to a
-        ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap).
+        ``sync`` or as the opening ``state`` (so the first ``sync`` after connecting too) costs
+        one small query and gets a short reply (a flood of syncs is cheap).
 
         A page may say which ``version`` it holds (the check it makes on focus and while the
         socket is silent): the same as the server's gets the short reply, any other the state."""
@@ -464,6 +465,7 @@ class GameConsumer(GuardedJsonConsumer):
         if self.held_state is not None:
             game, version = self.held_state
             self.held_state = None
+            self.synced_version = version  # a first ``sync`` at it is up to date
             await self.send(text_data=_state_text(game, version))
 
     async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:

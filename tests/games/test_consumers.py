@@ -312,7 +312,7 @@ async def test_auth_comes_first_or_not_at_all(connect, table):
     late = await connect(table.game.pk, origin=None)
     await receive_state(late)
     await late.send_json_to({"type": "sync"})
-    await receive_state(late)
+    assert (await receive(late))["type"] == "sync"  # the opening state is up to date
     await late.send_json_to({"type": "auth", "token": key})
     error = await receive(late)
     assert (error["error"], error["code"]) == ("Send auth as the first message.", "conflict")
@@ -331,9 +331,16 @@ async def test_auth_comes_first_or_not_at_all(connect, table):
 # -- versions and sync ----------------------------------------------------------------------------
 
 
+async def test_the_first_sync_after_connecting_is_up_to_date(connect, table):
+    socket = await connect(table.game.pk, user=table.first)
+    opening = await receive_state(socket)
+    await socket.send_json_to({"type": "sync"})
+    assert await receive(socket) == {"type": "sync", "version": opening["version"]}
+
+
 async def test_sync_returns_the_full_current_state(connect, table):
     first, *_ = await seated(connect, table)
-    await first.send_json_to({"type": "sync"})
+    await first.send_json_to({"type": "sync", "version": -1})  # a page that holds another
     message = await receive_state(first)
     expected = await current_state(table.game.pk)
     assert message == {"type": "state", "game": expected, "version": expected["version"]}
