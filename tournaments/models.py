@@ -108,8 +108,7 @@ class TournamentSettings(models.Model):
     @property
     def display_name(self) -> str:
         """The name in the active language when it has a key, else the name as written."""
-        label = SCHEDULED_NAMES.get(self.name_key)
-        return str(label) if label is not None else self.name
+        return tournament_display_name(self.name_key, self.name)
 
 
 class Schedule(TournamentSettings):
@@ -265,3 +264,9 @@ class Pairing(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.game_id is None
+
+
+def tournament_display_name(name_key: str, name: str) -> str:
+    """A tournament's name in the active language when it has a key, else as written."""
+    label = SCHEDULED_NAMES.get(name_key)
+    return str(label) if label is not None else name
