@@ -25,8 +25,9 @@ Everything that differs between machines is read from the environment here, in o
   opening frame; default 1; docs/sockets.md, The handshake)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
-  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
-  (the CPU budget of hints, analysis and puzzle checks; games/engine_budget.py)
+  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``,
+  ``SIESTA_ENGINE_ADDRESS_BUDGET``, ``SIESTA_ENGINE_ADDRESS_QUEUE`` (the CPU budget of hints,
+  analysis and puzzle checks, the engine pool's fair queue; games/engine_budget.py)
 - ``DJANGO_PRODUCTION=1``: refuse to start without ``DJANGO_SECRET_KEY``, ``DATABASE_URL``,
   ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS``, or with a placeholder ``DJANGO_SECRET_KEY`` (under
   50 characters, or with "change-me", "placeholder", "insecure"...); turn DEBUG off, cookies
@@ -505,6 +506,13 @@ SIESTA_PUZZLE_POOL_GAMES = env.int("SIESTA_PUZZLE_POOL_GAMES", default=3)
 SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
 SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
 SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)
+# Every address has a bucket of its own, shared by all its callers (accounts behind one address):
+# SIESTA_ENGINE_ADDRESS_BUDGET CPU seconds per window (0: none). Searches wait for a worker in a
+# fair queue (addresses in turn, then an address's callers in turn); at most
+# SIESTA_ENGINE_ADDRESS_QUEUE searches of one address wait or run at once per web process (0: no
+# cap; beyond, 429 engine_queue).
+SIESTA_ENGINE_ADDRESS_BUDGET = env.float("SIESTA_ENGINE_ADDRESS_BUDGET", default=12.0)
+SIESTA_ENGINE_ADDRESS_QUEUE = env.int("SIESTA_ENGINE_ADDRESS_QUEUE", default=4)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True

@@ -10,6 +10,7 @@ the engine needs no node counter of its own.
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import threading
 import time
@@ -51,3 +52,10 @@ def run(cap: float, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
     return result, time.process_time() - began
+
+
+def run_pickled(cap: float, payload: bytes) -> tuple[Any, float]:
+    """:func:`run` of a search pickled by the web process (``(fn, args)``): the web process
+    pickles it in the calling thread, not on the executor's feeder thread."""
+    fn, args = pickle.loads(payload)
+    return run(cap, fn, *args)

@@ -93,14 +93,6 @@ def engine_budget_search(record: GameRecord) -> dict:
     return engine_budget.search(ALICE, board.best_for, record, 5)
 
 
-@pytest.fixture
-def pool(settings):
-    settings.SIESTA_ENGINE_POOL = True
-    settings.SIESTA_ENGINE_WAIT = 60  # the first search spawns the worker; the machine is shared
-    yield
-    engine_budget.shutdown_pool()
-
-
 def test_a_pool_search_answers_and_is_charged_the_workers_cpu(engine_budget, pool):
     record = GameRecord.from_json(recorded(turns=12))
     expected = board.best_for(record, 5)
