@@ -268,8 +268,10 @@ class Budget:
             return
         try:
             owed = self.owed(ident) + max(0.0, seconds)
-            # Kept until it has all refilled (and a little longer).
-            keep = math.ceil(owed / self.refill_of(ident)) + 1
+            # Kept until it has all refilled (and a little longer), at least a window: the cache
+            # counts real seconds, and the clock may be another (the tests').
+            window = float(settings.SIESTA_ENGINE_BUDGET_WINDOW)
+            keep = math.ceil(max(owed / self.refill_of(ident), window)) + 1
             cache.set(self._key(ident), (owed, self.clock()), timeout=keep)
         except Exception:
             logger.warning("engine budget: the cache is unavailable, not counting")
@@ -296,12 +298,14 @@ def spending(caller: Caller | str) -> Iterator[None]:
 class Ticket:
     """One search's place in the queue; ``granted`` is set when a worker is its."""
 
-    __slots__ = ("address", "granted", "ident")
+    __slots__ = ("address", "granted", "ident", "rank", "slot")
 
     def __init__(self, caller: Caller) -> None:
         self.ident = caller.ident
         self.address = caller.address
         self.granted = threading.Event()
+        self.slot = -1  # its worker slot once granted (its pause flag's index)
+        self.rank = (0.0, 0)  # once granted: its start tag, then the newer grant first
 
 
 class _Address:
@@ -319,10 +323,17 @@ class FairQueue:
     """Searches waiting for one of ``slots`` workers, served fairly: start-time fair queueing
     between addresses (each search a unit; an address that starts waiting is placed at the
     current virtual time, so it goes before an address that has been served meanwhile), round
-    robin between an address's callers, and a caller's own searches in order.
+    robin between an address's callers, and a caller's own searches in order. With more than one
+    worker, no address runs on more than ``slots - 1`` of them: a search cannot be stopped once
+    started, so a worker is kept for the other addresses (an expensive search of one address is
+    never what another waits for), and only ``slots - 1`` searches compute at once: the others
+    are paused (their pause flag, ``flags``, read by the worker: ``games.engine.worker``) until
+    one ends. Those that compute are the ones with the lowest start tags (the newest grant first
+    among equal tags): an address that starts waiting, placed at the current virtual time, pauses
+    the search of an address that has been served meanwhile, which goes on after it.
 
     One lock guards everything; a ticket's ``granted`` event wakes its thread. ``held`` counts an
-    address's searches waiting or running, for the cap."""
+    address's searches waiting or running, for the cap; ``busy`` its searches running."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -333,6 +344,11 @@ class FairQueue:
         self._finished: dict[str, float] = {}  # an idle address's next tag, while above vtime
         self._running = 0
         self._held: dict[str, int] = {}
+        self._busy: dict[str, int] = {}
+        self._granted: list[Ticket] = []  # running (computing or paused)
+        self._grants = itertools.count()
+        self.flags: Any = None
+        """The pool's pause flags (one byte per slot), once it has started."""
 
     def enter(self, caller: Caller, slots: int, cap: int) -> Ticket:
         """Queue a search; raises :class:`EngineQueueFull` when the address has ``cap``
@@ -354,11 +370,17 @@ class FairQueue:
 
     def _grant(self, slots: int) -> None:
         """Give free workers to the next searches (the lock is held)."""
+        most = max(1, slots - 1)  # workers one address may run on
+        full: list[tuple[float, int, str]] = []  # addresses at ``most``: their turn waits
         while self._running < slots and self._heap:
-            tag, order, address = heapq.heappop(self._heap)
+            entry = heapq.heappop(self._heap)
+            tag, order, address = entry
             waiting = self._waiting.get(address)
             if waiting is None or waiting.entry != order:
                 continue  # a stale entry (the address stopped waiting)
+            if self._busy.get(address, 0) >= most:
+                full.append(entry)
+                continue
             ident, tickets = next(iter(waiting.callers.items()))
             ticket = tickets.popleft()
             del waiting.callers[ident]
@@ -372,7 +394,15 @@ class FairQueue:
                 del self._waiting[address]
                 self._finished[address] = waiting.tag
             self._running += 1
+            self._busy[address] = self._busy.get(address, 0) + 1
+            taken = {t.slot for t in self._granted}
+            ticket.slot = next(n for n in itertools.count() if n not in taken)
+            ticket.rank = (tag, -next(self._grants))
+            self._granted.append(ticket)
+            self._mark(slots)
             ticket.granted.set()
+        for entry in full:
+            heapq.heappush(self._heap, entry)
         if len(self._finished) > 64:  # forget idle addresses the virtual time has passed
             vtime = self._vtime
             self._finished = {a: t for a, t in self._finished.items() if t > vtime}
@@ -402,8 +432,37 @@ class FairQueue:
         """A granted search is over: its worker goes to the next."""
         with self._lock:
             self._running -= 1
+            busy = self._busy[ticket.address] - 1
+            if busy:
+                self._busy[ticket.address] = busy
+            else:
+                del self._busy[ticket.address]
             self._release(ticket.address)
+            self._granted.remove(ticket)
+            self._mark(slots)
             self._grant(slots)
+
+    def _mark(self, slots: int) -> None:
+        """Flag the searches that pause: all but the ``slots - 1`` of lowest rank (the lock is
+        held)."""
+        flags = self.flags
+        if flags is None:
+            return
+        computing = max(1, slots - 1)
+        paused = {t.slot for t in sorted(self._granted, key=lambda t: t.rank)[computing:]}
+        for slot in range(len(flags)):
+            flags[slot] = 1 if slot in paused else 0
+
+    def set_flags(self, flags: Any) -> None:
+        """A new pool's pause flags (the searches running on the old pool are not paused)."""
+        with self._lock:
+            self.flags = flags
+
+    def paused(self) -> set[int]:
+        """The slots flagged to pause (tests)."""
+        with self._lock:
+            flags = self.flags
+            return {n for n in range(len(flags)) if flags[n]} if flags is not None else set()
 
     def _release(self, address: str) -> None:
         held = self._held[address] - 1
@@ -434,12 +493,19 @@ def _executor() -> ProcessPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
+            context = multiprocessing.get_context("spawn")
+            flags = context.RawArray("b", max(1, settings.SIESTA_ENGINE_WORKERS))
             _pool = ProcessPoolExecutor(
                 max_workers=settings.SIESTA_ENGINE_WORKERS,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=context,
                 initializer=engine_worker.start,
-                initargs=(settings.SIESTA_ENGINE_NICE,),
+                initargs=(settings.SIESTA_ENGINE_NICE, flags),
             )
+            QUEUE.set_flags(flags)
+            # Every worker now (the executor spawns one per submit that finds none idle): a
+            # worker spawned when it is first needed makes that search wait for its start.
+            for _ in range(settings.SIESTA_ENGINE_WORKERS):
+                _pool.submit(engine_worker.ready)
         return _pool
 
 
@@ -495,7 +561,7 @@ def _in_pool(caller: Caller, fn: Callable[..., T], args: tuple[Any, ...]) -> tup
             pool = _executor()
             try:
                 future: Future[tuple[T, float]] = pool.submit(
-                    engine_worker.run_pickled, cap, payload
+                    engine_worker.run_pickled, cap, payload, ticket.slot
                 )
             except (BrokenProcessPool, RuntimeError):  # broken, or shut down by another thread
                 _drop_pool(pool)

@@ -498,7 +498,10 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SIESTA_ENGINE_BUDGET = env.float("SIESTA_ENGINE_BUDGET", default=6.0)
 SIESTA_ENGINE_BUDGET_WINDOW = env.float("SIESTA_ENGINE_BUDGET_WINDOW", default=60.0)
 SIESTA_ENGINE_POOL = env.bool("SIESTA_ENGINE_POOL", default=True)
-SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=1)
+# Two workers, of which one computes at a time: one address runs on at most
+# SIESTA_ENGINE_WORKERS - 1 of them, and a search of an address served less lately pauses the
+# others (games/engine_budget.py, FairQueue): no address waits for a flooding one's search.
+SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=2)
 # The puzzle pool (learn.tasks.puzzle_pool_top_up, every 5 minutes): keep this many puzzles
 # untried by anyone, playing at most SIESTA_PUZZLE_POOL_GAMES games (about 5 s each) per run.
 SIESTA_PUZZLE_POOL = env.int("SIESTA_PUZZLE_POOL", default=300)
@@ -511,7 +514,7 @@ SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)
 # fair queue (addresses in turn, then an address's callers in turn); at most
 # SIESTA_ENGINE_ADDRESS_QUEUE searches of one address wait or run at once per web process (0: no
 # cap; beyond, 429 engine_queue).
-SIESTA_ENGINE_ADDRESS_BUDGET = env.float("SIESTA_ENGINE_ADDRESS_BUDGET", default=12.0)
+SIESTA_ENGINE_ADDRESS_BUDGET = env.float("SIESTA_ENGINE_ADDRESS_BUDGET", default=6.0)
 SIESTA_ENGINE_ADDRESS_QUEUE = env.int("SIESTA_ENGINE_ADDRESS_QUEUE", default=4)
 
 if PRODUCTION:

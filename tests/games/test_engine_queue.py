@@ -85,6 +85,56 @@ def test_addresses_take_turns_and_an_address_s_callers_take_turns():
     assert queue.counts() == (0, 0)
 
 
+def test_with_two_workers_one_is_kept_for_the_other_addresses():
+    queue = FairQueue()
+    flood = [queue.enter(Caller(f"user:{n}", FLOOD), slots=2, cap=0) for n in range(10)]
+    assert granted(flood) == [0]  # the second worker stays free
+    assert queue.counts() == (1, 9)
+
+    victim = queue.enter(Caller("user:99", OTHER), slots=2, cap=0)
+
+    assert victim.granted.is_set()  # at once, while the flood's search runs
+    queue.leave(victim, slots=2)
+    queue.leave(flood[0], slots=2)
+    assert granted(flood) == [0, 1]
+    assert queue.counts() == (1, 8)
+
+
+def test_another_address_s_search_computes_while_the_flood_s_pauses():
+    queue = FairQueue()
+    queue.set_flags(bytearray(2))
+    flood = [queue.enter(Caller(f"user:{n}", FLOOD), slots=2, cap=0) for n in range(3)]
+    assert queue.paused() == set()  # alone, the flood's search computes
+
+    victim = queue.enter(Caller("user:99", OTHER), slots=2, cap=0)
+
+    assert victim.granted.is_set()
+    assert queue.paused() == {flood[0].slot}  # one search computes at a time: the newcomer's
+    queue.leave(victim, slots=2)
+    assert queue.paused() == set()  # the flood's goes on
+
+
+def test_two_flooding_addresses_take_turns_computing():
+    queue = FairQueue()
+    queue.set_flags(bytearray(2))
+    a = [queue.enter(Caller("user:1", FLOOD), slots=2, cap=0) for _ in range(3)]
+    b = [queue.enter(Caller("user:2", OTHER), slots=2, cap=0) for _ in range(3)]
+    assert queue.paused() == {a[0].slot}  # b's first came at the same virtual time, newer
+
+    queue.leave(b[0], slots=2)  # b's second is granted, a whole turn later than a's first
+
+    assert b[1].granted.is_set()
+    assert queue.paused() == {b[1].slot}
+
+
+def test_with_one_worker_any_address_may_use_it():
+    queue = FairQueue()
+    first = queue.enter(Caller("user:1", FLOOD), slots=1, cap=0)
+    second = queue.enter(Caller("user:2", FLOOD), slots=1, cap=0)
+    queue.leave(first, slots=1)
+    assert second.granted.is_set()
+
+
 def test_an_address_has_at_most_its_cap_of_searches_waiting_or_running():
     queue = FairQueue()
     held = [queue.enter(Caller(f"user:{n}", FLOOD), slots=1, cap=3) for n in range(3)]
