@@ -321,8 +321,9 @@ class _Address:
 
 class FairQueue:
     """Searches waiting for one of ``slots`` workers, served fairly: start-time fair queueing
-    between addresses (each search a unit; an address that starts waiting is placed at the
-    current virtual time, so it goes before an address that has been served meanwhile), round
+    between addresses (virtual time in CPU seconds: a search moves its address's next turn on by
+    the CPU it cost; an address that starts waiting is placed at the current virtual time, so it
+    goes before an address that has been served meanwhile), round
     robin between an address's callers, and a caller's own searches in order. With more than one
     worker, no address runs on more than ``slots - 1`` of them: a search cannot be stopped once
     started, so a worker is kept for the other addresses (an expensive search of one address is
@@ -387,7 +388,8 @@ class FairQueue:
             if tickets:
                 waiting.callers[ident] = tickets  # to the end of the address's turns
             self._vtime = tag
-            waiting.tag = tag + 1.0
+            # Its next search's tag: this one's cost is added when it ends (``leave``).
+            waiting.tag = tag
             if waiting.callers:
                 self._push(address, waiting)
             else:
@@ -428,9 +430,17 @@ class FairQueue:
             self._release(ticket.address)
             return True
 
-    def leave(self, ticket: Ticket, slots: int) -> None:
-        """A granted search is over: its worker goes to the next."""
+    def leave(self, ticket: Ticket, slots: int, cost: float = 1.0) -> None:
+        """A granted search is over, having cost ``cost`` (its CPU seconds): its address's next
+        turn comes that much later, and its worker goes to the next search."""
         with self._lock:
+            address = ticket.address
+            waiting = self._waiting.get(address)
+            if waiting is not None:
+                waiting.tag += cost
+                self._push(address, waiting)  # its older entry goes stale
+            else:
+                self._finished[address] = max(self._finished.get(address, 0.0), self._vtime) + cost
             self._running -= 1
             busy = self._busy[ticket.address] - 1
             if busy:
@@ -556,6 +566,7 @@ def _in_pool(caller: Caller, fn: Callable[..., T], args: tuple[Any, ...]) -> tup
     if not ticket.granted.wait(float(settings.SIESTA_ENGINE_WAIT)) and QUEUE.abandon(ticket):
         raise _busy()
     held = True
+    cost = 0.0  # the CPU seconds the search cost, for its address's next turn
     try:
         for _attempt in (1, 2):
             pool = _executor()
@@ -567,7 +578,12 @@ def _in_pool(caller: Caller, fn: Callable[..., T], args: tuple[Any, ...]) -> tup
                 _drop_pool(pool)
                 continue
             try:
-                return future.result(timeout=max(0.0, deadline - time.monotonic()))
+                result = future.result(timeout=max(0.0, deadline - time.monotonic()))
+                cost = result[1]
+                return result
+            except engine_worker.SearchCapped:
+                cost = cap
+                raise
             except BrokenProcessPool:
                 logger.warning("engine pool: a worker died, starting a new pool")
                 _drop_pool(pool)
@@ -575,14 +591,14 @@ def _in_pool(caller: Caller, fn: Callable[..., T], args: tuple[Any, ...]) -> tup
             except FutureTimeout:
                 # Started, it goes on to its cap: its worker is the next search's when it ends.
                 if not future.cancel():
-                    future.add_done_callback(lambda _done: QUEUE.leave(ticket, slots))
+                    future.add_done_callback(lambda _done: QUEUE.leave(ticket, slots, cap))
                     held = False
                 raise _busy() from None
         logger.warning("engine pool: no working pool, refusing the search")
         raise _busy()
     finally:
         if held:
-            QUEUE.leave(ticket, slots)
+            QUEUE.leave(ticket, slots, cost)
 
 
 def search(caller: Caller | str, fn: Callable[..., T], *args: Any) -> T:

@@ -85,6 +85,20 @@ def test_addresses_take_turns_and_an_address_s_callers_take_turns():
     assert queue.counts() == (0, 0)
 
 
+def test_an_address_s_turns_come_as_often_as_its_searches_are_cheap():
+    queue = FairQueue()
+    heavy = [queue.enter(Caller("user:1", FLOOD), slots=1, cap=0) for _ in range(3)]
+    light = [queue.enter(Caller("user:2", OTHER), slots=1, cap=0) for _ in range(3)]
+
+    queue.leave(heavy[0], slots=1, cost=1.0)  # a second of CPU
+    for n in range(2):
+        assert light[n].granted.is_set()
+        queue.leave(light[n], slots=1, cost=0.1)  # a tenth each: still behind the heavy one
+
+    assert light[2].granted.is_set()
+    assert granted(heavy) == [0]
+
+
 def test_with_two_workers_one_is_kept_for_the_other_addresses():
     queue = FairQueue()
     flood = [queue.enter(Caller(f"user:{n}", FLOOD), slots=2, cap=0) for n in range(10)]
