@@ -50,7 +50,7 @@ from core.sockets import (
     GuardedJsonConsumer,
 )
 from games import realtime, rows, services
-from games.engine_budget import EngineBudgetSpent, EngineUnavailable
+from games.engine_budget import EngineBudgetSpent, EngineUnavailable, socket_address
 from games.models import Game
 from games.selectors import game_state_current, game_visible_check
 from games.state import (
@@ -389,7 +389,7 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def _on_hint(self, content: Message) -> None:
         hint: HintResult = await db_call(services.game_hint)(
-            game_id=self._game_id, user=self._player
+            game_id=self._game_id, user=self._player, address=socket_address(self.scope)
         )
         frame: HintFrame = {
             "type": "hint",

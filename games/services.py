@@ -716,14 +716,16 @@ def _hint_position(game_id: int, user: User) -> tuple[Position, int]:
     raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
 
 
-def game_hint(*, game_id: int, user: User) -> HintResult:
+def game_hint(*, game_id: int, user: User, address: str = "") -> HintResult:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game.
 
     The search runs outside the transaction, in the engine pool, and draws from the caller's
-    engine budget (``games.engine_budget``: refused before the search when spent)."""
-    engine_budget.BUDGET.check(engine_budget.user_ident(user))
+    engine budget and from their ``address``'s (``games.engine_budget``: refused before the
+    search when spent; it waits its turn among the address's and the others' searches)."""
+    caller = engine_budget.Caller(engine_budget.user_ident(user), address)
+    engine_budget.BUDGET.check(caller)
     position, ply = _hint_position(game_id, user)
-    best = engine_budget.search(engine_budget.user_ident(user), best_turn, position)
+    best = engine_budget.search(caller, best_turn, position)
     with transaction.atomic():
         game, seats = _lock(game_id)
         late = _expire_turn(game, seats, _now())

@@ -25,8 +25,9 @@ Everything that differs between machines is read from the environment here, in o
   opening frame; default 1; docs/sockets.md, The handshake)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
-  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
-  (the CPU budget of hints, analysis and puzzle checks; games/engine_budget.py)
+  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``,
+  ``SIESTA_ENGINE_ADDRESS_BUDGET``, ``SIESTA_ENGINE_ADDRESS_QUEUE`` (the CPU budget of hints,
+  analysis and puzzle checks, the engine pool's fair queue; games/engine_budget.py)
 - ``SIESTA_SITE_URL`` (the site's origin, ``https://host[:port]``: every mailed link is built
   from it; default ``http://127.0.0.1:8000``, required in production)
 - ``SIESTA_HEALTH_TOKEN``, ``SIESTA_HEALTH_CACHE_SECONDS`` (who sees /health/'s checks, and how
@@ -552,7 +553,10 @@ SIESTA_DB_RETRY_AFTER = env.int("SIESTA_DB_RETRY_AFTER", default=10)
 SIESTA_ENGINE_BUDGET = env.float("SIESTA_ENGINE_BUDGET", default=6.0)
 SIESTA_ENGINE_BUDGET_WINDOW = env.float("SIESTA_ENGINE_BUDGET_WINDOW", default=60.0)
 SIESTA_ENGINE_POOL = env.bool("SIESTA_ENGINE_POOL", default=True)
-SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=1)
+# Two workers, of which one computes at a time: one address runs on at most
+# SIESTA_ENGINE_WORKERS - 1 of them, and a search of an address served less lately pauses the
+# others (games/engine_budget.py, FairQueue): no address waits for a flooding one's search.
+SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=2)
 # The puzzle pool (learn.tasks.puzzle_pool_top_up, every 5 minutes): keep this many puzzles
 # untried by anyone, playing at most SIESTA_PUZZLE_POOL_GAMES games (about 5 s each) per run.
 SIESTA_PUZZLE_POOL = env.int("SIESTA_PUZZLE_POOL", default=300)
@@ -560,6 +564,13 @@ SIESTA_PUZZLE_POOL_GAMES = env.int("SIESTA_PUZZLE_POOL_GAMES", default=3)
 SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
 SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
 SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)
+# Every address has a bucket of its own, shared by all its callers (accounts behind one address):
+# SIESTA_ENGINE_ADDRESS_BUDGET CPU seconds per window (0: none). Searches wait for a worker in a
+# fair queue (addresses in turn, then an address's callers in turn); at most
+# SIESTA_ENGINE_ADDRESS_QUEUE searches of one address wait or run at once per web process (0: no
+# cap; beyond, 429 engine_queue).
+SIESTA_ENGINE_ADDRESS_BUDGET = env.float("SIESTA_ENGINE_ADDRESS_BUDGET", default=6.0)
+SIESTA_ENGINE_ADDRESS_QUEUE = env.int("SIESTA_ENGINE_ADDRESS_QUEUE", default=4)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
