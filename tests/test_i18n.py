@@ -63,7 +63,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "en": "How ratings work",
         "es": "Cómo funciona el Elo",
         "de": "Wie die Wertungen funktionieren",
-        "it": "Come funziona l'Elo",
+        "it": "Come funziona l’Elo",
         "fr": "Comment fonctionne l’Elo",
     },
     "ratings_about": {
