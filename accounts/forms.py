@@ -72,7 +72,7 @@ USERNAME_FORMAT = re.compile(r"^[\w.@+-]+\Z")
 PASSWORDS_DIFFER = _("The two passwords are not the same.")
 
 
-def _password_words(form: forms.Form, first: str, second: str, label: Any) -> None:
+def _password_words(form: Any, first: str, second: str, label: Any) -> None:
     """The site's words for a pair of new-password fields."""
     form.fields[first].label = label
     form.fields[second].label = _("The same password again")
@@ -118,7 +118,7 @@ class NewPasswordForm(SetPasswordForm):  # type: ignore[type-arg]
         _password_words(self, "new_password1", "new_password2", _("New password"))
 
 
-class PasswordChangeSiteForm(PasswordChangeForm):  # type: ignore[type-arg]
+class PasswordChangeSiteForm(PasswordChangeForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _password_words(self, "new_password1", "new_password2", _("New password"))
