@@ -16,7 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -73,7 +73,7 @@ class Game(models.Model):
         OPEN = "open", _("open")
         ACTIVE = "active", _("active")
         FINISHED = "finished", _("finished")
-        CANCELLED = "cancelled", _("cancelled")
+        CANCELLED = "cancelled", pgettext_lazy("game", "cancelled")
 
     class Mode(models.TextChoices):
         FFA = "ffa", _("free-for-all")

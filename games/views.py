@@ -257,6 +257,7 @@ def client_strings() -> dict[str, Any]:
     return {
         "seat": _("Player %(seat)s"),
         "seat_label": _("Player %(seat)s:"),
+        "seat_title": _("Player %(seat)s: %(name)s"),
         "score_label": _("Score:"),
         "team": _("Team %(team)s"),
         "bots": {

@@ -224,10 +224,11 @@ if _POSTGRES and env.bool("DJANGO_DB_PREPARED", default=True):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Django's checks in the site's words (siesta_site/passwords.py).
+    {"NAME": "siesta_site.passwords.SimilarityValidator"},
+    {"NAME": "siesta_site.passwords.LengthValidator"},
+    {"NAME": "siesta_site.passwords.CommonValidator"},
+    {"NAME": "siesta_site.passwords.NumericValidator"},
     {"NAME": "siesta_site.passwords.NotBlankValidator"},
 ]
 LOGIN_URL = "login"
