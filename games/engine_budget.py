@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import ApplicationError, ErrorKind
+from core.metrics import ENGINE_CPU_SECONDS, ENGINE_REFUSALS
 from games.engine import worker as engine_worker
 
 logger = logging.getLogger(__name__)
@@ -147,10 +148,12 @@ class Budget:
         """Refuse (before any work) when the caller's budget is spent."""
         wait = self.wait(ident)
         if wait is not None:
+            ENGINE_REFUSALS.labels(EngineBudgetSpent.code).inc()
             raise EngineBudgetSpent(wait)
 
     def charge(self, ident: str, seconds: float) -> None:
         """Add ``seconds`` of CPU to what this caller owes."""
+        ENGINE_CPU_SECONDS.inc(max(0.0, seconds))
         if self.capacity <= 0:
             return
         try:
@@ -216,6 +219,7 @@ def shutdown_pool() -> None:
 
 
 def _limit_reached() -> EngineUnavailable:
+    ENGINE_REFUSALS.labels("engine_limit").inc()
     return EngineUnavailable(
         _("This search is too long for the engine's time limit."), "engine_limit"
     )
@@ -236,6 +240,7 @@ def _in_pool(fn: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:
                 raise
         except FutureTimeout:
             future.cancel()  # not started yet: it never will; started: it stops at its cap
+            ENGINE_REFUSALS.labels("engine_busy").inc()
             raise EngineUnavailable(
                 _("The engine is busy: try again shortly."), "engine_busy"
             ) from None

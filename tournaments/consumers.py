@@ -39,6 +39,7 @@ def _current_state(tournament_id: int, viewer: Any, invite: str | None) -> Tourn
 class TournamentConsumer(GuardedJsonConsumer):
     """One watcher of one tournament."""
 
+    kind = "tournament"
     tournament_id: int | None
     version: int
     invite: str | None = None
