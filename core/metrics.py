@@ -19,6 +19,9 @@ The Celery queues' lengths are read from Redis at the scrape (``siesta_site.metr
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import glob
 import logging
 import os
 import re
@@ -56,6 +59,8 @@ if MULTIPROC_DIR:
     values.ValueClass = values.MultiProcessValue(  # type: ignore[no-untyped-call]
         process_identifier=process_identifier
     )
+    with contextlib.suppress(OSError):  # unwritable: the first metric says so
+        os.makedirs(MULTIPROC_DIR, exist_ok=True)
 
 # -- the metrics --------------------------------------------------------------------------------
 
@@ -222,9 +227,6 @@ def start_process(role: str) -> None:
     PROCESS_FIRST_START.labels(role).set(now)
     if not MULTIPROC_DIR:
         return
-    import atexit
-
-    atexit.register(process_exit)
     _stop.clear()
     threading.Thread(target=_sample_every, name="siesta-metrics", daemon=True).start()
 
@@ -244,3 +246,30 @@ def process_exit() -> None:
         multiprocess.mark_process_dead(  # type: ignore[no-untyped-call]
             process_identifier(), MULTIPROC_DIR
         )
+
+
+def forget_dead_processes(directory: str) -> None:
+    """Remove the live gauges of this host's processes that died without ``process_exit`` (killed,
+    crashed): their sockets and pools would be counted forever. Another host's files (another
+    container's) are left alone: its processes cannot be seen from here."""
+    from prometheus_client import multiprocess
+
+    prefix = f"{_HOST}-"
+    for path in glob.glob(os.path.join(directory, "gauge_live*_*.db")):
+        identifier = os.path.basename(path)[:-3].split("_", 2)[-1]
+        if not identifier.startswith(prefix):
+            continue
+        try:
+            pid = int(identifier[len(prefix) :])
+        except ValueError:
+            continue
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            multiprocess.mark_process_dead(identifier, directory)  # type: ignore[no-untyped-call]
+        except OSError:  # alive, another user's
+            continue
+
+
+if MULTIPROC_DIR:
+    atexit.register(process_exit)

@@ -67,14 +67,29 @@ def allowed(request: HttpRequest) -> bool:
     return _internal(request.META.get("REMOTE_ADDR") or "")
 
 
+def _redis_up() -> GaugeMetricFamily:
+    return GaugeMetricFamily("siesta_redis_up", "Whether Redis answered this scrape (1) or not.")
+
+
+def _queue_length() -> GaugeMetricFamily:
+    return GaugeMetricFamily(
+        "siesta_celery_queue_length", "Tasks waiting in each Celery queue.", labels=["queue"]
+    )
+
+
 class ScrapeTimeCollector(Collector):
     """What is read when scraped rather than counted: the Celery queues' lengths (Redis lists)."""
+
+    def describe(self) -> Iterator[Metric]:
+        """The families it may report (with Redis), without reading anything."""
+        yield _redis_up()
+        yield _queue_length()
 
     def collect(self) -> Iterator[Metric]:
         url = settings.REDIS_URL
         if not url:
             return
-        up = GaugeMetricFamily("siesta_redis_up", "Whether Redis answered this scrape (1) or not.")
+        up = _redis_up()
         try:
             lengths = _queue_lengths(_redis(url))
         except Exception as exc:
@@ -84,9 +99,7 @@ class ScrapeTimeCollector(Collector):
             return
         up.add_metric([], 1)
         yield up
-        queues = GaugeMetricFamily(
-            "siesta_celery_queue_length", "Tasks waiting in each Celery queue.", labels=["queue"]
-        )
+        queues = _queue_length()
         for name, length in lengths.items():
             queues.add_metric([name], length)
         yield queues
@@ -99,6 +112,7 @@ def exposition() -> bytes:
     scraped.register(ScrapeTimeCollector())
     directory = settings.PROMETHEUS_MULTIPROC_DIR
     if directory:
+        core_metrics.forget_dead_processes(directory)
         box = CollectorRegistry(auto_describe=False)
         multiprocess.MultiProcessCollector(box, path=directory)  # type: ignore[no-untyped-call]
         return generate_latest(box) + generate_latest(scraped)

@@ -284,3 +284,15 @@ def test_the_processes_files_are_named_by_host_and_pid():
     identifier = metrics.process_identifier()
     assert identifier.endswith(f"-{os.getpid()}")
     assert "_" not in identifier
+
+
+def test_a_killed_process_s_live_gauges_are_forgotten(client, without_redis, settings, tmp_path):
+    """Killed (no ``atexit``): the next scrape sees its process is gone and drops its sockets."""
+    settings.PROMETHEUS_MULTIPROC_DIR = str(tmp_path)
+    killed = _writer(tmp_path, 4, stay=True)
+    assert scrape(client)[("siesta_sockets_open", (("kind", "game"),))] == 4
+    killed.kill()
+    killed.wait(timeout=60)
+    samples = scrape(client)
+    assert samples.get(("siesta_sockets_open", (("kind", "game"),)), 0) == 0
+    assert samples[("siesta_socket_messages_total", (("kind", "game"),))] == 40
