@@ -61,6 +61,9 @@ if MULTIPROC_DIR:
     )
     with contextlib.suppress(OSError):  # unwritable: the first metric says so
         os.makedirs(MULTIPROC_DIR, exist_ok=True)
+else:
+    # Set but empty: prometheus_client would write its files in the current directory.
+    values.ValueClass = values.MutexValue
 
 # -- the metrics --------------------------------------------------------------------------------
 
