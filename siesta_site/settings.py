@@ -37,6 +37,7 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see core/throttling.py.
 """
 
+import ipaddress
 from pathlib import Path
 from typing import Any
 
@@ -498,6 +499,8 @@ SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^metrics$"]
 # them up (core/metrics.py; `make up` sets it); unset, a scrape reports its own process.
 SIESTA_METRICS_TOKEN = env.str("SIESTA_METRICS_TOKEN", default="")
 SIESTA_METRICS_ALLOW = env.list("SIESTA_METRICS_ALLOW", default=["127.0.0.0/8", "::1/128"])
+for _network in SIESTA_METRICS_ALLOW:  # a mistyped network stops the start, not every scrape
+    ipaddress.ip_network(_network.strip(), strict=False)
 PROMETHEUS_MULTIPROC_DIR = env.str("PROMETHEUS_MULTIPROC_DIR", default="") or None
 
 # Engine work (hints, the analysis API, puzzle checks) draws from one CPU budget per user (per

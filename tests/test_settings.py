@@ -180,3 +180,10 @@ def test_production_refuses_a_placeholder_secret_key(key):
 def test_production_takes_a_random_secret_key():
     key = secrets.token_urlsafe(50)
     assert load_settings(**(PRODUCTION_ENV | {"DJANGO_SECRET_KEY": key}))["debug"] is False
+
+
+def test_a_mistyped_network_in_the_metrics_allow_list_stops_the_start():
+    assert load_settings(SIESTA_METRICS_ALLOW="10.0.0.0/8, ::1/128")["debug"] is True
+    refused = run_settings(SIESTA_METRICS_ALLOW="10.0.0.0/8,nonsense")
+    assert refused.returncode != 0
+    assert "'nonsense' does not appear to be an IPv4 or IPv6 network" in refused.stderr
