@@ -56,6 +56,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import ApplicationError, ErrorKind
+from core.metrics import ENGINE_CPU_SECONDS, ENGINE_REFUSALS
 from games.engine import worker as engine_worker
 
 logger = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ class EngineBudgetSpent(ApplicationError):
 
 def _address_spent(seconds: float) -> EngineBudgetSpent:
     """The address's shared budget is spent (same shape and code, other words)."""
+    ENGINE_REFUSALS.labels(EngineBudgetSpent.code).inc()
     count = max(1, math.ceil(seconds))
     return EngineBudgetSpent(
         seconds,
@@ -250,6 +252,7 @@ class Budget:
         caller = as_caller(caller)
         wait = self.wait(caller.ident)
         if wait is not None:
+            ENGINE_REFUSALS.labels(EngineBudgetSpent.code).inc()
             raise EngineBudgetSpent(wait)
         if caller.address:
             wait = self.wait(network_ident(caller.address))
@@ -258,6 +261,7 @@ class Budget:
 
     def charge(self, caller: Caller | str, seconds: float) -> None:
         """Add ``seconds`` of CPU to what this caller (and its address) owes."""
+        ENGINE_CPU_SECONDS.inc(max(0.0, seconds))
         caller = as_caller(caller)
         self._charge(caller.ident, seconds)
         if caller.address:
@@ -358,6 +362,7 @@ class FairQueue:
         with self._lock:
             held = self._held.get(caller.address, 0)
             if cap and caller.address and held >= cap:
+                ENGINE_REFUSALS.labels(EngineQueueFull.code).inc()
                 raise EngineQueueFull(1.0)
             self._held[caller.address] = held + 1
             waiting = self._waiting.get(caller.address)
@@ -537,12 +542,14 @@ def shutdown_pool() -> None:
 
 
 def _limit_reached() -> EngineUnavailable:
+    ENGINE_REFUSALS.labels("engine_limit").inc()
     return EngineUnavailable(
         _("This search is too long for the engine's time limit."), "engine_limit"
     )
 
 
 def _busy() -> EngineUnavailable:
+    ENGINE_REFUSALS.labels("engine_busy").inc()
     return EngineUnavailable(
         _("The engine is busy: try again shortly."),
         "engine_busy",

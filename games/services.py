@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.metrics import PLAYERS_OUT
 from games import engine_budget, realtime, rows
 from games.engine import EngineError, IllegalMoveError, Position
 from games.engine import Turn as EngineTurn
@@ -750,6 +751,7 @@ def _put_out(game: Game, seats: list[Seat], seat: Seat, reason: str) -> None:
     seat.out_reason = reason
     seat.hint_pending = False
     seat.save(update_fields=["out_reason", "hint_pending"])
+    _after_commit(_count_out, reason)
     in_play = [s for s in seats if not s.is_out]
     people_in_play = [s for s in in_play if not s.is_bot]
     if game.players == 2 or len(in_play) < 2 or not people_in_play:
@@ -758,6 +760,10 @@ def _put_out(game: Game, seats: list[Seat], seat: Seat, reason: str) -> None:
     if game.to_move == seat.seat:
         game.deadline = None
         _schedule_bot(game, seats)
+
+
+def _count_out(reason: str) -> None:
+    PLAYERS_OUT.labels(reason).inc()
 
 
 def game_resign(*, game_id: int, user: User) -> Game:

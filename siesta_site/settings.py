@@ -18,6 +18,8 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
 - ``SIESTA_TOURNAMENT_GRACE_SECONDS`` (a tournament game's first turns: the grace before the clock
   runs; a missed first turn forfeits; default 30; docs/tournaments.md)
+- ``SIESTA_METRICS_TOKEN``, ``SIESTA_METRICS_ALLOW``, ``PROMETHEUS_MULTIPROC_DIR`` (the
+  ``/metrics`` endpoint; docs/operations.md, Metrics)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
   ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; docs/reliability.md),
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket),
@@ -42,6 +44,8 @@ Everything that differs between machines is read from the environment here, in o
 
 import os
 import tempfile
+
+import ipaddress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -544,6 +548,22 @@ SIESTA_HEALTH_CACHE_SECONDS = env.float("SIESTA_HEALTH_CACHE_SECONDS", default=1
 # A database that does not answer: every request answers 503 with Retry-After this many seconds
 # (siesta_site/outage.py).
 SIESTA_DB_RETRY_AFTER = env.int("SIESTA_DB_RETRY_AFTER", default=10)
+
+# Health checks and Prometheus probe the web processes directly, over plain HTTP
+# (siesta_site/health.py, siesta_site/metrics.py): never redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^metrics$"]
+
+# /metrics (siesta_site/metrics.py, docs/operations.md "Metrics"): answered to staff, to a request
+# with ``Authorization: Bearer <SIESTA_METRICS_TOKEN>`` (unset: no token is accepted), and to
+# clients whose address (as Daphne sees it: behind nginx, X-Forwarded-For) is in one of the
+# networks of SIESTA_METRICS_ALLOW (default: loopback); a 404 to anyone else.
+# PROMETHEUS_MULTIPROC_DIR: every process of the box writes its values there and a scrape adds
+# them up (core/metrics.py; `make up` sets it); unset, a scrape reports its own process.
+SIESTA_METRICS_TOKEN = env.str("SIESTA_METRICS_TOKEN", default="")
+SIESTA_METRICS_ALLOW = env.list("SIESTA_METRICS_ALLOW", default=["127.0.0.0/8", "::1/128"])
+for _network in SIESTA_METRICS_ALLOW:  # a mistyped network stops the start, not every scrape
+    ipaddress.ip_network(_network.strip(), strict=False)
+PROMETHEUS_MULTIPROC_DIR = env.str("PROMETHEUS_MULTIPROC_DIR", default="") or None
 
 # Engine work (hints, the analysis API, puzzle checks) draws from one CPU budget per user (per
 # address signed out): SIESTA_ENGINE_BUDGET CPU seconds (0: no budget), refilled evenly over
