@@ -42,10 +42,9 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see core/throttling.py.
 """
 
+import ipaddress
 import os
 import tempfile
-
-import ipaddress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
