@@ -461,6 +461,20 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 # in background threads and the beat schedule above in a daemon thread (core/inprocess.py).
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
+# Turn clocks wait for the site (games/clock.py, docs/reliability.md): every process beats every
+# SIESTA_HEARTBEAT_SECONDS while the database and Redis answer; a gap longer than
+# SIESTA_OUTAGE_GAP_SECONDS is an outage, which every running turn gets back, and no turn is
+# decided late during one or for SIESTA_OUTAGE_GRACE_SECONDS after it.
+SIESTA_HEARTBEAT = env.bool("SIESTA_HEARTBEAT", default=True)
+SIESTA_HEARTBEAT_BEAT = "games.services.site_heartbeat"
+SIESTA_HEARTBEAT_SECONDS = env.float("SIESTA_HEARTBEAT_SECONDS", default=1.0)
+SIESTA_OUTAGE_GAP_SECONDS = env.float("SIESTA_OUTAGE_GAP_SECONDS", default=4.0)
+SIESTA_OUTAGE_GRACE_SECONDS = env.float("SIESTA_OUTAGE_GRACE_SECONDS", default=15.0)
+# Engine work (bot turns, analyses, the puzzle pool) runs below the serving processes on a shared
+# box: a worker whose queues include one of SIESTA_NICE_QUEUES lowers its priority by
+# SIESTA_ENGINE_NICE (siesta_site/celery.py; 0: as the web processes).
+SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=10)
+SIESTA_NICE_QUEUES = ["bots", "analyses"]
 
 # Fair use of shared resources (docs/reliability.md): per user, at most this many open games
 # waiting for players and this many unfinished games with bots; open games nobody completed within
