@@ -21,11 +21,11 @@ def route_task(name: str, args: Any, kwargs: Any, options: Any, task: Any = None
 @signals.celeryd_after_setup.connect  # type: ignore[untyped-decorator]
 def _nice_engine_workers(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A worker consuming a queue of engine work (``SIESTA_NICE_QUEUES``: bot turns, analyses,
-    the puzzle pool) lowers its priority by ``SIESTA_ENGINE_NICE`` before it starts its pool
+    the puzzle pool) lowers its priority by ``SIESTA_WORKER_NICE`` before it starts its pool
     (whose processes inherit it), so that on a shared box the serving processes come first."""
     from django.conf import settings
 
     queues = {queue.name for queue in instance.app.amqp.queues.consume_from.values()}
-    nice = int(getattr(settings, "SIESTA_ENGINE_NICE", 0))
+    nice = int(getattr(settings, "SIESTA_WORKER_NICE", 0))
     if nice > 0 and queues & set(getattr(settings, "SIESTA_NICE_QUEUES", ())):
         os.nice(nice)

@@ -471,9 +471,9 @@ SIESTA_HEARTBEAT_SECONDS = env.float("SIESTA_HEARTBEAT_SECONDS", default=1.0)
 SIESTA_OUTAGE_GAP_SECONDS = env.float("SIESTA_OUTAGE_GAP_SECONDS", default=4.0)
 SIESTA_OUTAGE_GRACE_SECONDS = env.float("SIESTA_OUTAGE_GRACE_SECONDS", default=15.0)
 # Engine work (bot turns, analyses, the puzzle pool) runs below the serving processes on a shared
-# box: a worker whose queues include one of SIESTA_NICE_QUEUES lowers its priority by
-# SIESTA_ENGINE_NICE (siesta_site/celery.py; 0: as the web processes).
-SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=10)
+# box: a Celery worker whose queues include one of SIESTA_NICE_QUEUES lowers its priority by
+# SIESTA_WORKER_NICE (siesta_site/celery.py; 0: as the web processes).
+SIESTA_WORKER_NICE = env.int("SIESTA_WORKER_NICE", default=10)
 SIESTA_NICE_QUEUES = ["bots", "analyses"]
 
 # Fair use of shared resources (docs/reliability.md): per user, at most this many open games
@@ -516,6 +516,9 @@ SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=1)
 # untried by anyone, playing at most SIESTA_PUZZLE_POOL_GAMES games (about 5 s each) per run.
 SIESTA_PUZZLE_POOL = env.int("SIESTA_PUZZLE_POOL", default=300)
 SIESTA_PUZZLE_POOL_GAMES = env.int("SIESTA_PUZZLE_POOL_GAMES", default=3)
+# ... and only while the cores are idle: the 1-minute load average per core below this (a negative
+# value: never periodically; `manage.py top_up_puzzles` fills the pool at install).
+SIESTA_PUZZLE_POOL_MAX_LOAD = env.float("SIESTA_PUZZLE_POOL_MAX_LOAD", default=0.5)
 SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
 SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
 SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)
