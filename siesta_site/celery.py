@@ -60,3 +60,16 @@ signals.worker_init.connect(_worker_started)
 signals.worker_process_init.connect(_worker_started)
 signals.worker_process_shutdown.connect(_worker_child_exits)
 signals.beat_init.connect(_beat_started)
+
+
+@signals.celeryd_after_setup.connect  # type: ignore[untyped-decorator]
+def _nice_engine_workers(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A worker consuming a queue of engine work (``SIESTA_NICE_QUEUES``: bot turns, analyses,
+    the puzzle pool) lowers its priority by ``SIESTA_WORKER_NICE`` before it starts its pool
+    (whose processes inherit it), so that on a shared box the serving processes come first."""
+    from django.conf import settings
+
+    queues = {queue.name for queue in instance.app.amqp.queues.consume_from.values()}
+    nice = int(getattr(settings, "SIESTA_WORKER_NICE", 0))
+    if nice > 0 and queues & set(getattr(settings, "SIESTA_NICE_QUEUES", ())):
+        os.nice(nice)

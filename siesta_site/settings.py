@@ -513,6 +513,20 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 # in background threads and the beat schedule above in a daemon thread (core/inprocess.py).
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
+# Turn clocks wait for the site (games/clock.py, docs/reliability.md): every process beats every
+# SIESTA_HEARTBEAT_SECONDS while the database and Redis answer; a gap longer than
+# SIESTA_OUTAGE_GAP_SECONDS is an outage, which every running turn gets back, and no turn is
+# decided late during one or for SIESTA_OUTAGE_GRACE_SECONDS after it.
+SIESTA_HEARTBEAT = env.bool("SIESTA_HEARTBEAT", default=True)
+SIESTA_HEARTBEAT_BEAT = "games.services.site_heartbeat"
+SIESTA_HEARTBEAT_SECONDS = env.float("SIESTA_HEARTBEAT_SECONDS", default=1.0)
+SIESTA_OUTAGE_GAP_SECONDS = env.float("SIESTA_OUTAGE_GAP_SECONDS", default=4.0)
+SIESTA_OUTAGE_GRACE_SECONDS = env.float("SIESTA_OUTAGE_GRACE_SECONDS", default=15.0)
+# Engine work (bot turns, analyses, the puzzle pool) runs below the serving processes on a shared
+# box: a Celery worker whose queues include one of SIESTA_NICE_QUEUES lowers its priority by
+# SIESTA_WORKER_NICE (siesta_site/celery.py; 0: as the web processes).
+SIESTA_WORKER_NICE = env.int("SIESTA_WORKER_NICE", default=10)
+SIESTA_NICE_QUEUES = ["bots", "analyses"]
 
 # Fair use of shared resources (docs/reliability.md): per user, at most this many open games
 # waiting for players and this many unfinished games with bots; open games nobody completed within
@@ -581,6 +595,9 @@ SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=2)
 # untried by anyone, playing at most SIESTA_PUZZLE_POOL_GAMES games (about 5 s each) per run.
 SIESTA_PUZZLE_POOL = env.int("SIESTA_PUZZLE_POOL", default=300)
 SIESTA_PUZZLE_POOL_GAMES = env.int("SIESTA_PUZZLE_POOL_GAMES", default=3)
+# ... and only while the cores are idle: the 1-minute load average per core below this (a negative
+# value: never periodically; `manage.py top_up_puzzles` fills the pool at install).
+SIESTA_PUZZLE_POOL_MAX_LOAD = env.float("SIESTA_PUZZLE_POOL_MAX_LOAD", default=0.5)
 SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
 SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
 SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)

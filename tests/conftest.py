@@ -92,6 +92,7 @@ def _no_background_tasks_by_default(django_test_environment):
 
     django_settings.SIESTA_INPROCESS_BEAT = False
     django_settings.SIESTA_TASKS_IN_THREADS = False
+    django_settings.SIESTA_HEARTBEAT = False  # tests of the turn clocks beat by hand
 
 
 @pytest.fixture(autouse=True)
