@@ -1,0 +1,97 @@
+"""axe-core on every main page, at desktop and phone widths, signed in and out: no serious or
+critical violation of the WCAG 2.x A/AA rules (colour contrast, names, labels, landmarks...)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.engine.search import best_turn
+from games.selectors import game_get, position_of
+from tests.browser.axe import axe_violations
+from tests.browser.conftest import DESKTOP, PHONE, off_the_loop
+from tests.factories import UserFactory
+from tests.games.factories import make_game
+from tests.learn.test_puzzles import _small_puzzle
+
+
+def _world(player: Any) -> dict[str, int]:
+    from tournaments import services as tournament_services
+
+    bob = UserFactory(username="bob")
+    # Rows in every list: a finished rated game (leaderboard, profile, lobby), one in play.
+    finished = make_game(users=[player, bob])
+    for _ in range(4):
+        finished = game_get(finished.pk)
+        user = player if finished.to_move == 1 else bob
+        move = str(best_turn(position_of(finished)).turn)
+        services.game_move_make(game_id=finished.pk, user=user, move=move, ply=finished.ply)
+    services.game_resign(game_id=finished.pk, user=bob)
+    game = make_game(users=[player, bob])
+    tournament = tournament_services.tournament_create(
+        user=None,
+        name="Siesta Cup",
+        format="swiss",
+        table_size=2,
+        mode="ffa",
+        variant="standard",
+        rounds=2,
+        starts_at=timezone.now() + timedelta(hours=1),
+        turn_seconds=120,
+        max_players=8,
+    )
+    tournament_services.tournament_join(tournament_id=tournament.pk, user=bob)
+    return {"game": game.pk, "tournament": tournament.pk, "puzzle": _small_puzzle().pk}
+
+
+def main_pages(player: Any, ids: dict[str, int], signed_in: bool) -> list[tuple[str, str]]:
+    pages = [
+        ("home", "/"),
+        ("lobby", "/play/"),
+        ("tournaments", "/tournaments/"),
+        ("tournament", f"/tournaments/{ids['tournament']}/"),
+        ("leaderboard", "/leaderboard/"),
+        ("profile", f"/users/{player.username}/"),
+        ("puzzles", "/puzzles/"),
+        ("puzzle-list", "/puzzles/list/"),
+        ("puzzle", f"/puzzles/{ids['puzzle']}/"),
+        ("analysis", "/analysis/"),
+        ("game", f"/games/{ids['game']}/"),
+    ]
+    if signed_in:
+        pages.append(("settings", "/accounts/"))
+        pages.append(("notification-settings", "/notifications/preferences/"))
+    else:
+        pages.append(("sign-in", "/accounts/login/"))
+        pages.append(("sign-up", "/accounts/register/"))
+    return pages
+
+
+def _settle(page: Any, name: str) -> None:
+    """Wait for what the page's scripts draw (the board, the lists) before axe looks."""
+    page.wait_for_load_state("load")
+    if name in ("game", "analysis", "puzzle"):
+        expect(page.get_by_role("gridcell", name=re.compile(r"^F6: ")).first).to_be_attached()
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["signed-in", "signed-out"])
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_no_serious_axe_violation_on_the_main_pages(
+    pages, player, screenshot, width, viewport, signed_in
+):
+    ids = off_the_loop(_world, player)
+    page = pages.open(player if signed_in else None, viewport=viewport)
+    failures = []
+    for name, url in main_pages(player, ids, signed_in):
+        response = page.goto(url)
+        assert response is not None, url
+        assert response.ok, url
+        _settle(page, name)
+        failures += [f"{name} ({url}) {line}" for line in axe_violations(page)]
+    assert not failures, f"{len(failures)} serious axe violations:\n" + "\n".join(failures)
