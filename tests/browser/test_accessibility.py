@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.engine.search import best_turn
+from games.models import Game
 from games.selectors import game_get, position_of
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import DESKTOP, PHONE, off_the_loop
@@ -33,7 +34,8 @@ def _world(player: Any) -> dict[str, int]:
         move = str(best_turn(position_of(finished)).turn)
         services.game_move_make(game_id=finished.pk, user=user, move=move, ply=finished.ply)
     services.game_resign(game_id=finished.pk, user=bob)
-    game = make_game(users=[player, bob])
+    # A turn clock that does not run low while the pages are checked (a busy machine is slow).
+    game = make_game(users=[player, bob], turn_seconds=Game.MAX_TURN_SECONDS)
     tournament = tournament_services.tournament_create(
         user=None,
         name="Siesta Cup",
@@ -95,3 +97,22 @@ def test_no_serious_axe_violation_on_the_main_pages(
         _settle(page, name)
         failures += [f"{name} ({url}) {line}" for line in axe_violations(page)]
     assert not failures, f"{len(failures)} serious axe violations:\n" + "\n".join(failures)
+
+
+NARROW = {"width": 320, "height": 640}
+
+
+def test_the_main_pages_fit_a_320_pixel_screen(pages, player, screenshot):
+    """WCAG's reflow: usable at 320 CSS px, nothing wider than the screen."""
+    ids = off_the_loop(_world, player)
+    page = pages.open(player, viewport=NARROW)
+    too_wide = []
+    for name, url in main_pages(player, ids, signed_in=True):
+        page.goto(url)
+        _settle(page, name)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if overflow > 1:
+            too_wide.append(f"{name} ({url}) by {overflow}px")
+        if name == "game":
+            screenshot(page, "game-320")
+    assert not too_wide, "wider than a 320 px screen: " + ", ".join(too_wide)

@@ -143,3 +143,23 @@ def test_a_bot_game_is_played_to_its_end_by_keyboard_and_heard(pages, screenshot
     expect(announced(page)).to_contain_text("not counted: casual game")  # the rating's words
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+
+
+def test_the_analysis_board_and_a_puzzle_are_walked_by_the_same_keys(pages, player):
+    from tests.browser.conftest import off_the_loop
+    from tests.learn.test_puzzles import _small_puzzle
+
+    puzzle = off_the_loop(_small_puzzle)
+    page = pages.open(player)
+    for url in ["/analysis/", f"/puzzles/{puzzle.pk}/"]:
+        page.goto(url)
+        expect(page.locator(".cell[tabindex='0']")).to_have_count(1)  # one Tab stop
+        tab_to(page, "F6")
+        for key, cell in [("End", "L6"), ("Home", "A6"), ("PageDown", "A12"), ("ArrowUp", "A11")]:
+            page.keyboard.press(key)
+            assert focused(page) == cell, (url, key)
+        page.keyboard.press("Control+End")
+        assert focused(page) == "L12", url
+        page.keyboard.press("r")
+        page.keyboard.press("Enter")  # a roof on L12 (a roof may go anywhere)
+        expect(page.get_by_role("gridcell", name=re.compile(r"^L12: roof"))).to_be_attached()

@@ -8,6 +8,7 @@
  * decides nothing about the rules (the server checks every placement, as for a click).
  */
 import { COLUMNS, SIZE, cellIndex, decodeChar, parseMove } from "../lib/notation.js";
+import { rovingGrid } from "./grid_keys.js";
 import { resultWords, seatName } from "../lib/seats.js";
 import { byId, format, plural } from "../lib/util.js";
 
@@ -198,7 +199,6 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
   const a = strings.a11y;
   const say = announcer();
   const gameId = page.dataset.gameId;
-  let focusCell = "F6";
 
   // -- cells named with their owner ---------------------------------------------------------------
 
@@ -211,55 +211,20 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
     }
   }
 
-  function updateFocusable() {
-    for (const [name, cell] of board.cells) cell.tabIndex = name === focusCell ? 0 : -1;
-  }
-
   /** After every drawing of the board (game.js calls it from render()). */
   function afterRender() {
     nameCells();
-    updateFocusable();
   }
 
-  // -- the board by keys -------------------------------------------------------------------------
+  // -- the board by keys: walked as a grid (grid_keys.js); Enter or Space places -----------------
 
-  function moveTo(name) {
-    focusCell = name;
-    updateFocusable();
-    board.cells.get(name).focus();
-  }
-
+  rovingGrid(board);
   board.grid.addEventListener("keydown", (event) => {
     const cell = event.target.closest(".cell[data-cell]");
-    if (!cell) return;
-    const name = cell.dataset.cell;
-    const column = COLUMNS.indexOf(name[0]);
-    const row = Number(name.slice(1));
-    const last = COLUMNS[COLUMNS.length - 1];
-    const clamp = (c, r) => COLUMNS[Math.min(SIZE - 1, Math.max(0, c))] + Math.min(SIZE, Math.max(1, r));
-    const targets = {
-      ArrowLeft: clamp(column - 1, row),
-      ArrowRight: clamp(column + 1, row),
-      ArrowUp: clamp(column, row - 1),
-      ArrowDown: clamp(column, row + 1),
-      Home: event.ctrlKey ? "A1" : COLUMNS[0] + row,
-      End: event.ctrlKey ? last + SIZE : last + row,
-      PageUp: name[0] + 1,
-      PageDown: name[0] + SIZE,
-    };
-    if (targets[event.key]) {
+    if (cell && mySeat && (event.key === "Enter" || event.key === " ") && !event.ctrlKey) {
       event.preventDefault();
-      moveTo(targets[event.key]);
-    } else if (mySeat && (event.key === "Enter" || event.key === " ") && !event.ctrlKey) {
-      event.preventDefault();
-      focusCell = name;
-      actions.placeAt(name);
+      actions.placeAt(cell.dataset.cell);
     }
-  });
-
-  board.grid.addEventListener("click", (event) => {
-    const cell = event.target.closest(".cell[data-cell]");
-    if (cell) focusCell = cell.dataset.cell;
   });
 
   // Turn keys anywhere outside a text field: S / R / H choose the piece, Backspace undoes,
