@@ -116,3 +116,17 @@ def test_the_main_pages_fit_a_320_pixel_screen(pages, player, screenshot):
         if name == "game":
             screenshot(page, "game-320")
     assert not too_wide, "wider than a 320 px screen: " + ", ".join(too_wide)
+
+
+def test_more_contrast_and_less_motion_are_honoured(pages, player):
+    ids = off_the_loop(_world, player)
+    page = pages.open(player)
+    page.emulate_media(contrast="more", reduced_motion="reduce")
+    page.goto(f"/games/{ids['game']}/")
+    _settle(page, "game")
+    assert axe_violations(page) == []
+    link = page.locator("main a").first
+    expect(link).to_have_css("text-decoration-line", "underline")
+    expect(page.locator(".cell").first).to_have_css(
+        "animation-duration", re.compile(r"^1e-05s$|^0")
+    )
