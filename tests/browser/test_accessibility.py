@@ -130,3 +130,22 @@ def test_more_contrast_and_less_motion_are_honoured(pages, player):
     expect(page.locator(".cell").first).to_have_css(
         "animation-duration", re.compile(r"^1e-05s$|^0")
     )
+
+
+def test_a_title_shows_on_focus_and_on_tap_too(pages, player):
+    off_the_loop(_world, player)
+    page = pages.open(player)
+    page.goto("/leaderboard/")
+    header = page.locator("table.leaderboard th[title]").first
+    words = header.get_attribute("title")
+    tip = page.get_by_role("tooltip")
+    for _ in range(80):  # by the Tab key alone
+        if header.evaluate("(element) => element === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    expect(tip).to_have_text(words)
+    page.keyboard.press("Escape")
+    expect(tip).to_have_count(0)
+    header.click()
+    expect(tip).to_have_text(words)
+    assert axe_violations(page) == []
