@@ -4,51 +4,28 @@ critical violation of the WCAG 2.x A/AA rules (colour contrast, names, labels, l
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games import services
-from games.engine.search import best_turn
 from games.models import Game
-from games.selectors import game_get, position_of
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import DESKTOP, PHONE, off_the_loop
-from tests.factories import UserFactory
+from tests.browser.test_pages import _finished_game
 from tests.games.factories import make_game
 from tests.learn.test_puzzles import _small_puzzle
+from tests.tournaments.factories import make_tournament
 
 
 def _world(player: Any) -> dict[str, int]:
-    from tournaments import services as tournament_services
-
-    bob = UserFactory(username="bob")
-    # Rows in every list: a finished rated game (leaderboard, profile, lobby), one in play.
-    finished = make_game(users=[player, bob])
-    for _ in range(4):
-        finished = game_get(finished.pk)
-        user = player if finished.to_move == 1 else bob
-        move = str(best_turn(position_of(finished)).turn)
-        services.game_move_make(game_id=finished.pk, user=user, move=move, ply=finished.ply)
-    services.game_resign(game_id=finished.pk, user=bob)
+    # Rows in every list: a finished rated game against bob (leaderboard, profile, lobby).
+    _finished_game(player, 4)
+    bob = User.objects.get(username="bob")
     # A turn clock that does not run low while the pages are checked (a busy machine is slow).
     game = make_game(users=[player, bob], turn_seconds=Game.MAX_TURN_SECONDS)
-    tournament = tournament_services.tournament_create(
-        user=None,
-        name="Siesta Cup",
-        format="swiss",
-        table_size=2,
-        mode="ffa",
-        variant="standard",
-        rounds=2,
-        starts_at=timezone.now() + timedelta(hours=1),
-        turn_seconds=120,
-        max_players=8,
-    )
-    tournament_services.tournament_join(tournament_id=tournament.pk, user=bob)
+    tournament = make_tournament(players=[bob], name="Siesta Cup")
     return {"game": game.pk, "tournament": tournament.pk, "puzzle": _small_puzzle().pk}
 
 
