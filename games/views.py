@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
+from games.a11y import a11y_strings
 from games.engine.notation import COLUMNS, SIZE, board_squares, cell_name
 from games.forms import (
     OPPONENT_SEATS,
@@ -365,4 +366,5 @@ def client_strings() -> dict[str, Any]:
             "turn_axis": _("Turn"),
             "score_axis": _("Score"),
         },
+        "a11y": a11y_strings(),
     }
