@@ -11,10 +11,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.plurals import counted_forms
+
 
 def a11y_strings() -> dict[str, Any]:
-    from games.views import counted_forms
-
     return {
         "seat_name": _("%(name)s (player %(seat)s)"),
         "cell_roof": _("%(cell)s: roof of %(name)s"),

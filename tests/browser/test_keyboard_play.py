@@ -151,15 +151,20 @@ def test_the_analysis_board_and_a_puzzle_are_walked_by_the_same_keys(pages, play
 
     puzzle = off_the_loop(_small_puzzle)
     page = pages.open(player)
-    for url in ["/analysis/", f"/puzzles/{puzzle.pk}/"]:
+    # A roof goes anywhere on the empty analysis board; in the puzzle, next to its pieces (A1-D1).
+    for url, keys, roof in [
+        ("/analysis/", ["Control+End"], "L12"),
+        (f"/puzzles/{puzzle.pk}/", ["Control+Home", *["ArrowRight"] * 4], "E1"),
+    ]:
         page.goto(url)
         expect(page.locator(".cell[tabindex='0']")).to_have_count(1)  # one Tab stop
         tab_to(page, "F6")
         for key, cell in [("End", "L6"), ("Home", "A6"), ("PageDown", "A12"), ("ArrowUp", "A11")]:
             page.keyboard.press(key)
             assert focused(page) == cell, (url, key)
-        page.keyboard.press("Control+End")
-        assert focused(page) == "L12", url
+        for key in keys:
+            page.keyboard.press(key)
+        assert focused(page) == roof, url
         page.keyboard.press("r")
-        page.keyboard.press("Enter")  # a roof on L12 (a roof may go anywhere)
-        expect(page.get_by_role("gridcell", name=re.compile(r"^L12: roof"))).to_be_attached()
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("gridcell", name=re.compile(rf"^{roof}: roof"))).to_be_attached()

@@ -83,7 +83,7 @@ def test_a_refused_registration_ties_each_error_to_its_field(client):
     where, refs = invalid[0]
     assert where == "input#id_password2"
     assert "id_password2_error" in refs.split()
-    assert "didn’t match" in "".join(page.text_of["id_password2_error"])
+    assert "not the same" in "".join(page.text_of["id_password2_error"])
 
 
 def test_a_refused_game_form_ties_the_error_to_its_field(client):
