@@ -45,6 +45,7 @@ from core.credentials import (
     personal_token_grant,
 )
 from core.errors import error_code
+from core.metrics import MOVE_SECONDS
 from core.sockets import (
     CLOSE_TOO_MANY,
     CLOSE_TRY_AGAIN,
@@ -52,7 +53,7 @@ from core.sockets import (
     GuardedJsonConsumer,
 )
 from games import realtime, rows, services
-from games.engine_budget import EngineBudgetSpent, EngineUnavailable
+from games.engine_budget import EngineBudgetSpent, EngineUnavailable, socket_address
 from games.models import Game
 from games.selectors import game_state_current, game_visible_check
 from games.state import (
@@ -245,6 +246,7 @@ class GameConsumer(GuardedJsonConsumer):
 
     error_fields = {"cell": None, "id": None}
     run_in_thread = staticmethod(db_call)
+    kind = "game"
 
     game_id: int | None
     user: User | None
@@ -397,10 +399,13 @@ class GameConsumer(GuardedJsonConsumer):
             "points": result.points,
         }
         await self.send_json(frame)
+        # A move made: its state was broadcast (after the commit, in the service's thread) before
+        # the ack. Refused moves are not observed.
+        MOVE_SECONDS.observe(time.perf_counter() - self.frame_received_at)
 
     async def _on_hint(self, content: Message) -> None:
         hint: HintResult = await db_call(services.game_hint)(
-            game_id=self._game_id, user=self._player
+            game_id=self._game_id, user=self._player, address=socket_address(self.scope)
         )
         frame: HintFrame = {
             "type": "hint",

@@ -35,7 +35,7 @@ from social.state import (
 )
 from tournaments.state import TournamentSocketFrame
 
-ENGINE_BUDGET_CODES = ("engine_budget", "engine_limit", "engine_busy")
+ENGINE_BUDGET_CODES = ("engine_budget", "engine_queue", "engine_limit", "engine_busy")
 """A hint the engine budget refused (``games.engine_budget``)."""
 
 VERSION = "1"

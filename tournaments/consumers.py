@@ -56,6 +56,7 @@ def _current_version(tournament_id: int) -> int | None:
 class TournamentConsumer(GuardedJsonConsumer):
     """One watcher of one tournament."""
 
+    kind = "tournament"
     tournament_id: int | None
     version: int
     invite: str | None = None
@@ -127,7 +128,7 @@ class TournamentConsumer(GuardedJsonConsumer):
             return
         self.version = max(self.version, version)
         with translation.override(self.language):
-            name = tournament_display_name(self.name_key, state["name"])
+            name = tournament_display_name(state["name"], self.name_key)
         view: TournamentView = {**state, "display_name": name}
         frame: TournamentFrame = {"type": "tournament", "tournament": view, "version": version}
         await self.send_json(frame)
