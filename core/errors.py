@@ -109,3 +109,10 @@ class TooManyAttempts(ServiceError):
 
 class LimitReached(Conflict):
     """A per-user limit (open games, games with bots) is reached: finish or cancel one first."""
+
+
+def error_code(exc: ApplicationError) -> str:
+    """The ``code`` an answer to ``exc`` carries, the REST body and the socket ``error`` frame
+    alike: the engine's code when it refused a move, else the error's kind."""
+    code = getattr(exc, "code", None)
+    return code if isinstance(code, str) and code else exc.kind.value

@@ -70,6 +70,40 @@ _connections_per_address: Counter[str] = Counter()
 """Open sockets of this process by client address (one event loop: no lock needed)."""
 
 
+# The ``code`` of every ``error`` frame: the words the REST API answers with for the same
+# situation (core/errors.py ``ErrorKind``, DRF's codes), listed in docs/sockets.md and the
+# AsyncAPI document. A refused move or check carries the engine's code instead.
+INVALID = "invalid"  # a well-formed message the socket refuses (missing field, unknown type)
+PARSE_ERROR = "parse_error"  # not JSON, or nested too deep
+UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # a binary frame
+NOT_ALLOWED = "not_allowed"  # not this user's to do (not a player of this game)
+NOT_FOUND = "not_found"  # no such game or tournament (then close 4404)
+CONFLICT = "conflict"  # not now: the state has moved on (stale ply, already signed in)
+TOO_MANY = "too_many"  # a rate or connection limit (``retry_after`` when known)
+UNAVAILABLE = "unavailable"  # the channel layer (or the engine) is down: try again shortly
+AUTHENTICATION_FAILED = "authentication_failed"  # a bad token, or signed out
+MISSING_SCOPE_PLAY = "missing_scope_play"  # a token without the play scope sent a play frame
+ERROR_CODES = (
+    INVALID,
+    PARSE_ERROR,
+    UNSUPPORTED_MEDIA_TYPE,
+    NOT_ALLOWED,
+    NOT_FOUND,
+    CONFLICT,
+    TOO_MANY,
+    UNAVAILABLE,
+    AUTHENTICATION_FAILED,
+    MISSING_SCOPE_PLAY,
+)
+
+
+def error_frame(text: str, code: str, **fields: Any) -> dict[str, Any]:
+    """The one builder of the sockets' ``error`` frames: every one carries a ``code``."""
+    if not code:
+        raise ValueError("an error frame needs a code")
+    return {"type": "error", "error": text, **fields, "code": code}
+
+
 def is_closed_connection_error(exc: BaseException) -> bool:
     """Whether the server's ``send`` refused a frame because the connection is closed. The ASGI
     spec asks servers for a subclass of ``OSError`` (uvicorn's ``ClientDisconnected``); Daphne
@@ -260,6 +294,7 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
                 await self.refuse(
                     _("Too many connections from your address: close some and try again."),
                     CLOSE_TOO_MANY,
+                    error_code=TOO_MANY,
                 )
             return
         if self.user is not None:
@@ -310,19 +345,22 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             if size > MAX_MESSAGE_BYTES:
                 await self.send_error(
                     _("Message too large: the limit is %(limit)s bytes.")
-                    % {"limit": MAX_MESSAGE_BYTES}
+                    % {"limit": MAX_MESSAGE_BYTES},
+                    code=INVALID,
                 )
                 return False
             if text_data is None:
-                await self.send_error(_("Send JSON text frames, not binary ones."))
+                await self.send_error(
+                    _("Send JSON text frames, not binary ones."), code=UNSUPPORTED_MEDIA_TYPE
+                )
                 return False
             try:
                 content = await self.decode_json(text_data)
             except safejson.TooDeep as exc:
-                await self.send_error(str(exc))
+                await self.send_error(str(exc), code=PARSE_ERROR)
                 return False
             except ValueError:
-                await self.send_error(_("The message is not valid JSON."))
+                await self.send_error(_("The message is not valid JSON."), code=PARSE_ERROR)
                 return False
             if not await self._still_signed_in(force=False):
                 return False
@@ -364,16 +402,17 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def opening(self) -> None:
         """The frame a socket opens with (the game's ``state``, the lobby's ``welcome``)."""
 
-    async def send_error(self, text: str, **fields: Any) -> None:
-        """The one ``error`` frame of the site's sockets, to this socket alone."""
-        await self.send_json({"type": "error", "error": text, **self.error_fields, **fields})
+    async def send_error(self, text: str, *, code: str, **fields: Any) -> None:
+        """The one ``error`` frame of the site's sockets, to this socket alone (``code``: one of
+        ``ERROR_CODES`` or an engine code)."""
+        await self.send_json(error_frame(text, code, **{**self.error_fields, **fields}))
 
-    async def refuse(self, text: str, code: int) -> None:
-        """An ``error`` frame, then the close (accepting the socket first if need be, so that the
-        client reads why)."""
+    async def refuse(self, text: str, code: int, *, error_code: str) -> None:
+        """An ``error`` frame (with ``error_code``), then the close ``code`` (accepting the socket
+        first if need be, so that the client reads why)."""
         if not self.accepted:
             await self.accept()
-        await self.send_error(text)
+        await self.send_error(text, code=error_code)
         await self.close(code=code)
 
     async def join_group(self, group: str) -> bool:
@@ -385,7 +424,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             logger.warning("could not join %s: %s", group, exc)
             with translation.override(self.language):
                 await self.refuse(
-                    _("Live updates are unavailable: try again shortly."), CLOSE_TRY_AGAIN
+                    _("Live updates are unavailable: try again shortly."),
+                    CLOSE_TRY_AGAIN,
+                    error_code=UNAVAILABLE,
                 )
             return False
         self.gate_groups.add(group)
@@ -443,7 +484,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             return  # closed already, or told as the handshake is read
         with translation.override(self.language):
             await self.refuse(
-                _("Live updates are unavailable: try again shortly."), CLOSE_TRY_AGAIN
+                _("Live updates are unavailable: try again shortly."),
+                CLOSE_TRY_AGAIN,
+                error_code=UNAVAILABLE,
             )
 
     # -- internals --------------------------------------------------------------------------------
@@ -535,11 +578,16 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         """A message over the rate limit: refused with an error; closed if the client goes on."""
         self.dropped += 1
         if self.dropped >= settings.SIESTA_WS_MAX_DROPPED:
-            await self.refuse(_("Too many messages: this connection is closed."), CLOSE_TOO_MANY)
+            await self.refuse(
+                _("Too many messages: this connection is closed."),
+                CLOSE_TOO_MANY,
+                error_code=TOO_MANY,
+            )
             return
         await self.send_error(
             _("Too many messages: at most %(rate)s a second. This one was ignored.")
-            % {"rate": settings.SIESTA_WS_MESSAGE_RATE}
+            % {"rate": settings.SIESTA_WS_MESSAGE_RATE},
+            code=TOO_MANY,
         )
 
     async def _still_signed_in(self, *, force: bool) -> bool:
@@ -561,7 +609,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         self.credential = None
         with translation.override(self.language):
             await self.refuse(
-                _("You were signed out: this connection is closed."), CLOSE_SIGNED_OUT
+                _("You were signed out: this connection is closed."),
+                CLOSE_SIGNED_OUT,
+                error_code=AUTHENTICATION_FAILED,
             )
 
     async def _keep_groups(self) -> None:

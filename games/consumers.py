@@ -35,6 +35,7 @@ from django.db import connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core import sockets
 from core.converters import id_of
 from core.credentials import (
     PLAY,
@@ -43,6 +44,7 @@ from core.credentials import (
     is_personal_key,
     personal_token_grant,
 )
+from core.errors import error_code
 from core.metrics import MOVE_SECONDS
 from core.sockets import (
     CLOSE_TOO_MANY,
@@ -58,7 +60,6 @@ from games.state import (
     AckFrame,
     AuthFrame,
     CheckFrame,
-    ErrorFrame,
     GameState,
     GameStateEvent,
     HintFrame,
@@ -170,11 +171,12 @@ logger = logging.getLogger(__name__)
 
 
 class MessageError(Exception):
-    """A message the consumer refuses before it reaches a service."""
+    """A message the consumer refuses before it reaches a service (``code``: its frame's)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str = sockets.INVALID) -> None:
         super().__init__(message)
         self.message = message
+        self.code = code
 
 
 def _dumps(content: Any) -> str:
@@ -297,7 +299,8 @@ class GameConsumer(GuardedJsonConsumer):
         self.held_state = None
         with translation.override(self.language):
             await self._send_error(
-                services.GameNotFound(self.scope["url_route"]["kwargs"]["game_id"]).message
+                services.GameNotFound(self.scope["url_route"]["kwargs"]["game_id"]).message,
+                code=sockets.NOT_FOUND,
             )
         await self.close(code=CLOSE_UNKNOWN_GAME)
 
@@ -322,20 +325,27 @@ class GameConsumer(GuardedJsonConsumer):
             if content["type"] in self.play_frames and not self.has_scope(PLAY):
                 await self._send_error(
                     _("This token does not have the %(scope)s scope.") % {"scope": PLAY},
-                    code=f"missing_scope_{PLAY}",
+                    code=sockets.MISSING_SCOPE_PLAY,
                     message_id=message_id,
                 )
                 return
             await handler(self, content)
         except MessageError as exc:
-            await self._send_error(exc.message, message_id=message_id)
+            await self._send_error(exc.message, code=exc.code, message_id=message_id)
         except services.GameServiceError as exc:
             await self._send_error(
-                exc.message, cell=exc.cell, ply=exc.ply, code=exc.code, message_id=message_id
+                exc.message,
+                cell=exc.cell,
+                ply=exc.ply,
+                code=error_code(exc),
+                message_id=message_id,
             )
         except (EngineBudgetSpent, EngineUnavailable) as exc:  # a hint over the engine budget
             await self._send_error(
-                exc.message, code=exc.code, retry_after=exc.retry_after, message_id=message_id
+                exc.message,
+                code=error_code(exc),
+                retry_after=exc.retry_after,
+                message_id=message_id,
             )
 
     # -- client messages --------------------------------------------------------------------------
@@ -343,13 +353,13 @@ class GameConsumer(GuardedJsonConsumer):
     async def _on_auth(self, content: Message) -> None:
         """Scripts sign in with their API token as their first message (never in the URL)."""
         if self.user is not None:
-            raise MessageError(_("This connection is already signed in."))
+            raise MessageError(_("This connection is already signed in."), sockets.CONFLICT)
         if not self.auth_allowed:
-            raise MessageError(_("Send auth as the first message."))
+            raise MessageError(_("Send auth as the first message."), sockets.CONFLICT)
         key = _string_field(content, "token")
         grant = await db_call(_grant_for_token)(key)
         if grant is None:  # the client may try again with another token
-            raise MessageError(_("Invalid token."))
+            raise MessageError(_("Invalid token."), sockets.AUTHENTICATION_FAILED)
         if not await self.signed_in(grant.user, token=key, scopes=grant.scopes):
             return  # closed: the layer is down
         frame: AuthFrame = {"type": "auth", "username": grant.user.get_username()}
@@ -357,7 +367,8 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def _on_sync(self, content: Message) -> None:
         """The whole state, once per version: a repeat at a version already sent in answer to a
-        ``sync`` costs one small query and gets a short reply (a flood of syncs is cheap).
+        ``sync`` or as the opening ``state`` (so the first ``sync`` after connecting too) costs
+        one small query and gets a short reply (a flood of syncs is cheap).
 
         A page may say which ``version`` it holds (the check it makes on focus and while the
         socket is silent): the same as the server's gets the short reply, any other the state."""
@@ -459,6 +470,7 @@ class GameConsumer(GuardedJsonConsumer):
         if self.held_state is not None:
             game, version = self.held_state
             self.held_state = None
+            self.synced_version = version  # a first ``sync`` at it is up to date
             await self.send(text_data=_state_text(game, version))
 
     async def _send_state(self, game: GameState, version: int, *, force: bool = False) -> None:
@@ -476,18 +488,16 @@ class GameConsumer(GuardedJsonConsumer):
         *,
         cell: str | None = None,
         ply: int | None = None,
-        code: str | None = None,
+        code: str,
         retry_after: int | None = None,
         message_id: Any = None,
     ) -> None:
-        error: ErrorFrame = {"type": "error", "error": text, "cell": cell, "id": message_id}
+        fields: dict[str, Any] = {"cell": cell, "id": message_id}
         if ply is not None:
-            error["ply"] = ply
-        if code is not None:
-            error["code"] = code
+            fields["ply"] = ply
         if retry_after is not None:
-            error["retry_after"] = retry_after
-        await self.send_json(error)
+            fields["retry_after"] = retry_after
+        await self.send_json(sockets.error_frame(text, code, **fields))
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:

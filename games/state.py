@@ -184,9 +184,10 @@ class ErrorFrame(TypedDict):
     id: ClientId
     ply: NotRequired[int]
     """The current ply, when the refusal is about it (a stale move, a turn timed out)."""
-    code: NotRequired[str]
-    """The engine's refusal code (``games.engine.errors.CODES``), or ``engine_budget`` /
-    ``engine_limit`` / ``engine_busy`` for a hint the engine budget refused."""
+    code: str
+    """Why, for a program to branch on: the engine's refusal code (``games.engine.errors.CODES``),
+    ``engine_budget`` / ``engine_limit`` / ``engine_busy`` for a hint the engine budget refused,
+    else one of the sockets' codes (``core.sockets.ERROR_CODES``, the REST API's words)."""
     retry_after: NotRequired[int]
     """Whole seconds until the engine budget allows a hint again (with ``engine_budget``)."""
 
@@ -196,6 +197,8 @@ class PlainErrorFrame(TypedDict):
 
     type: Literal["error"]
     error: str
+    code: str
+    """Why, for a program to branch on: one of ``core.sockets.ERROR_CODES``."""
 
 
 GameFrame: TypeAlias = (

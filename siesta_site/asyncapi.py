@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.base import SiestaApi
+from core.sockets import ERROR_CODES
+from games.engine.errors import CODES as ENGINE_CODES
 from games.state import GameFrame, GameRequest
 from siesta_site.typeschema import JsonSchema, SchemaBook, frame_type, members
 from social.state import (
@@ -32,6 +34,9 @@ from social.state import (
     TournamentRequest,
 )
 from tournaments.state import TournamentSocketFrame
+
+ENGINE_BUDGET_CODES = ("engine_budget", "engine_queue", "engine_limit", "engine_busy")
+"""A hint the engine budget refused (``games.engine_budget``)."""
 
 VERSION = "1"
 """The protocol's version (API.md's "Live play"): additions keep it; a change needs a new one."""
@@ -99,6 +104,25 @@ def _message_key(kind: str, name: str, direction: str, used: set[str]) -> str:
     return key
 
 
+def error_codes(*, game: bool) -> list[str]:
+    """Every ``code`` an ``error`` frame may carry: the sockets' (the REST API's words), and on
+    the game socket the engine's refusal codes and the engine budget's."""
+    codes = list(ERROR_CODES)
+    if game:
+        codes += [*ENGINE_CODES, *ENGINE_BUDGET_CODES]
+    return codes
+
+
+def _list_error_codes(book: SchemaBook, payload: JsonSchema, *, game: bool) -> None:
+    """Give the ``code`` of an ``error`` frame's schema its closed list of values."""
+    schema = payload
+    ref = payload.get("$ref")
+    if isinstance(ref, str):
+        schema = book.schemas[ref.rsplit("/", 1)[-1]]
+    code = schema["properties"]["code"]
+    code["enum"] = sorted(set(code.get("enum", [])) | set(error_codes(game=game)))
+
+
 def document(server_host: str = "localhost:8000", secure: bool = False) -> dict[str, Any]:
     """The AsyncAPI 3.0 document; ``server_host`` names the server it is served from."""
     book = SchemaBook()
@@ -117,6 +141,8 @@ def document(server_host: str = "localhost:8000", secure: bool = False) -> dict[
                 name = typed_dict.__name__
                 kind = frame_type(typed_dict)
                 payload = book.schema(typed_dict, closed=closed)
+                if kind == "error" and direction == "send":
+                    _list_error_codes(book, payload, game=socket.name == "game")
                 summary = (typed_dict.__dict__.get("__doc__") or "").strip().split("\n\n")[0]
                 messages[name] = {
                     "name": kind,

@@ -4,6 +4,8 @@ address, a malformed request, a server error. Under ``/api/`` they keep the API'
 
 Wired as ``handler404``, ``handler400``, ``handler403`` and ``handler500`` in
 ``siesta_site.urls``; ``siesta_site.input_guard`` answers through :func:`error_response` too.
+With ``DEBUG`` on (``make run``) Django answers an unknown address with its technical 404 page
+and never asks ``handler404``: :class:`ApiNotFoundMiddleware` gives ``/api/`` its JSON there too.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from http import HTTPStatus
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -65,3 +68,17 @@ def server_error(request: HttpRequest, *args: Any) -> HttpResponse:
     if is_api(request):
         return api_error(500, _("Something went wrong. Please try again."), "server_error")
     return defaults.server_error(request)
+
+
+class ApiNotFoundMiddleware(MiddlewareMixin):
+    """A 404 under ``/api/`` that is not JSON (Django's technical 404 page, with ``DEBUG``)
+    becomes the API's ``{"error", "code": "not_found"}``; the API's own 404s pass untouched."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (
+            response.status_code == 404
+            and is_api(request)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return not_found(request, Exception())
+        return response

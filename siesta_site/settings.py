@@ -148,6 +148,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # Before anything reads the session, the form or the database (siesta_site/input_guard.py).
     "siesta_site.input_guard.InputGuardMiddleware",
+    # A 404 under /api/ is JSON even with DEBUG's technical page (siesta_site/handlers.py).
+    "siesta_site.handlers.ApiNotFoundMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -324,6 +324,9 @@ class BotChallengeApi(SiestaApi):
         return Response(game_state(game), status=status.HTTP_201_CREATED)
 
 
+NO_LONGER_OPEN = "The challenge is no longer open (accepted, declined, withdrawn or expired)."
+
+
 class ChallengeDetailApi(SiestaApi):
     permission_classes = [IsAuthenticated]
     write_scope = PLAY
@@ -331,7 +334,7 @@ class ChallengeDetailApi(SiestaApi):
     @extend_schema(
         tags=["play together"],
         summary="Withdraw a challenge (the challenger)",
-        responses={200: ChallengeSerializer},
+        responses={200: ChallengeSerializer, **error_responses(e409=NO_LONGER_OPEN)},
     )
     def delete(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_cancel(challenge_id=challenge_id, user=signed_in_user(request))
@@ -346,7 +349,7 @@ class ChallengeAcceptApi(SiestaApi):
         tags=["play together"],
         summary="Accept a challenge: the game starts",
         request=None,
-        responses={200: ChallengeSerializer},
+        responses={200: ChallengeSerializer, **error_responses(e409=NO_LONGER_OPEN)},
     )
     def post(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_accept(challenge_id=challenge_id, user=signed_in_user(request))
@@ -361,7 +364,7 @@ class ChallengeDeclineApi(SiestaApi):
         tags=["play together"],
         summary="Decline a challenge",
         request=None,
-        responses={200: ChallengeSerializer},
+        responses={200: ChallengeSerializer, **error_responses(e409=NO_LONGER_OPEN)},
     )
     def post(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_decline(challenge_id=challenge_id, user=signed_in_user(request))

@@ -17,7 +17,8 @@ from django.contrib.auth.models import User
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from core.errors import ServiceError
+from core import sockets
+from core.errors import ServiceError, error_code
 from core.sockets import GuardedJsonConsumer
 from games.consumers import (
     GameConsumer,
@@ -251,9 +252,9 @@ class TournamentChatConsumer(ChatMute, TournamentConsumer):
         try:
             await handler(self, content)
         except MessageError as exc:
-            await self.send_error(exc.message, id=message_id)
+            await self.send_error(exc.message, code=sockets.INVALID, id=message_id)
         except ServiceError as exc:
-            await self.send_error(exc.message, code=exc.code, id=message_id)
+            await self.send_error(exc.message, code=error_code(exc), id=message_id)
 
     async def _send_chat_history(self) -> None:
         assert self.tournament_id is not None
@@ -376,23 +377,28 @@ class LobbyConsumer(GuardedJsonConsumer):
             if frame is not None:
                 await self.send_json(frame)
         else:
-            await self.send_error(_("Unknown message type %(type)s.") % {"type": kind})
+            await self.send_error(
+                _("Unknown message type %(type)s.") % {"type": kind}, code=sockets.INVALID
+            )
 
     async def _on_auth(self, content: Message) -> None:
         """A script signs in by token before its ``welcome``, which then is the signed-in one."""
         if self.user is not None:
-            await self.send_error(_("This connection is already signed in."))
+            await self.send_error(_("This connection is already signed in."), code=sockets.CONFLICT)
             return
         if not self.opening_held:
-            await self.send_error(_("Send auth as the first message."))
+            await self.send_error(_("Send auth as the first message."), code=sockets.CONFLICT)
             return
         key = content.get("token")
         if not isinstance(key, str):
-            await self.send_error(_("The field %(field)s must be a string.") % {"field": "token"})
+            await self.send_error(
+                _("The field %(field)s must be a string.") % {"field": "token"},
+                code=sockets.INVALID,
+            )
             return
         grant = await database_sync_to_async(_grant_for_token)(key)
         if grant is None:  # the client may try again with another token
-            await self.send_error(_("Invalid token."))
+            await self.send_error(_("Invalid token."), code=sockets.AUTHENTICATION_FAILED)
             return
         if await self.signed_in(grant.user, token=key, scopes=grant.scopes):
             await self._join()

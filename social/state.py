@@ -226,7 +226,8 @@ class ChatErrorFrame(TypedDict):
     type: Literal["error"]
     error: str
     id: ClientId
-    code: NotRequired[str | None]
+    code: str
+    """The REST API's code for the same refusal (``conflict``, ``not_allowed``...)."""
 
 
 TournamentChatFrame: TypeAlias = (

@@ -43,9 +43,6 @@ def _shape(tournament: Tournament, request: Request) -> dict[str, Any]:
     shape: dict[str, Any] = {
         **selectors.tournament_state(tournament),
         "display_name": tournament.display_name,
-        "visibility": tournament.visibility,
-        "featured": tournament.featured,
-        "creator": tournament.created_by.get_username() if tournament.created_by else None,
     }
     user = request.user
     if tournament.visibility == Visibility.INVITE and (

@@ -16,25 +16,36 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core import sockets
 from core.converters import id_of
 from core.sockets import GuardedJsonConsumer
 from games.state import SyncFrame
 from tournaments import realtime
-from tournaments.models import Tournament
+from tournaments.models import Tournament, tournament_display_name
 from tournaments.selectors import can_see, tournament_get, tournament_state
-from tournaments.state import TournamentFrame, TournamentState, TournamentStateEvent
+from tournaments.state import (
+    TournamentFrame,
+    TournamentState,
+    TournamentStateEvent,
+    TournamentView,
+)
 
 CLOSE_UNKNOWN_TOURNAMENT = 4404
 
 
-def _current_state(tournament_id: int, viewer: Any, invite: str | None) -> TournamentState | None:
-    """The state, or None when there is no such tournament for this watcher (an invitation
-    needs its token, ``?invite=``, unless the watcher created or joined it)."""
+def _current_state(
+    tournament_id: int, viewer: Any, invite: str | None
+) -> tuple[TournamentState, str] | None:
+    """The state and its name's key, or None when there is no such tournament for this
+    watcher (an invitation needs its token, ``?invite=``, unless the watcher created or joined
+    it)."""
     try:
         tournament = tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         return None
-    return tournament_state(tournament) if can_see(tournament, viewer, invite) else None
+    if not can_see(tournament, viewer, invite):
+        return None
+    return tournament_state(tournament), tournament.name_key
 
 
 def _current_version(tournament_id: int) -> int | None:
@@ -49,6 +60,8 @@ class TournamentConsumer(GuardedJsonConsumer):
     tournament_id: int | None
     version: int
     invite: str | None = None
+    name_key: str = ""
+    """The key of the tournament's name (``display_name``), read with its state."""
 
     async def connect(self) -> None:
         self.tournament_id = id_of(str(self.scope["url_route"]["kwargs"]["tournament_id"]))
@@ -71,7 +84,7 @@ class TournamentConsumer(GuardedJsonConsumer):
             await self.leave_group(group)
             self.joined = False
         with translation.override(self.language):
-            await self.send_error(_("There is no such tournament."))
+            await self.send_error(_("There is no such tournament."), code=sockets.NOT_FOUND)
         await self.close(code=CLOSE_UNKNOWN_TOURNAMENT)
 
     async def disconnect(self, code: int) -> None:
@@ -94,12 +107,16 @@ class TournamentConsumer(GuardedJsonConsumer):
             if state is not None:
                 await self._send_state(state, force=True)
             return
-        await self.send_error('Only {"type": "sync"} is understood.')
+        await self.send_error('Only {"type": "sync"} is understood.', code=sockets.INVALID)
 
     async def _read_state(self) -> TournamentState | None:
         assert self.tournament_id is not None
         read = database_sync_to_async(_current_state)
-        return await read(self.tournament_id, self.scope.get("user"), self.invite)
+        found = await read(self.tournament_id, self.scope.get("user"), self.invite)
+        if found is None:
+            return None
+        state, self.name_key = found
+        return state
 
     async def tournament_state(self, event: TournamentStateEvent) -> None:
         """A ``tournament.state`` event from ``tournaments.realtime``."""
@@ -110,7 +127,10 @@ class TournamentConsumer(GuardedJsonConsumer):
         if version <= self.version and not force:
             return
         self.version = max(self.version, version)
-        frame: TournamentFrame = {"type": "tournament", "tournament": state, "version": version}
+        with translation.override(self.language):
+            name = tournament_display_name(state["name"], self.name_key)
+        view: TournamentView = {**state, "display_name": name}
+        frame: TournamentFrame = {"type": "tournament", "tournament": view, "version": version}
         await self.send_json(frame)
 
     @classmethod

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
 from statistics import fmean
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -44,15 +44,19 @@ from tournaments.state import (
 
 def tournament_list(*, status: str | None = None) -> QuerySet[Tournament]:
     """Tournaments, newest first, with what their public shape needs loaded."""
-    tournaments = Tournament.objects.order_by("-starts_at", "-id").prefetch_related(
-        Prefetch("players", queryset=TournamentPlayer.objects.select_related("user")),
-        Prefetch("round_set", queryset=Round.objects.order_by("number")),
-        Prefetch(
-            "pairings",
-            queryset=Pairing.objects.select_related("game", "player__user").prefetch_related(
-                Prefetch("game__seats", queryset=Seat.objects.order_by("seat"))
+    tournaments = (
+        Tournament.objects.order_by("-starts_at", "-id")
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch("players", queryset=TournamentPlayer.objects.select_related("user")),
+            Prefetch("round_set", queryset=Round.objects.order_by("number")),
+            Prefetch(
+                "pairings",
+                queryset=Pairing.objects.select_related("game", "player__user").prefetch_related(
+                    Prefetch("game__seats", queryset=Seat.objects.order_by("seat"))
+                ),
             ),
-        ),
+        )
     )
     if status:
         tournaments = tournaments.filter(status=status)
@@ -366,6 +370,9 @@ def tournament_state(tournament: Tournament) -> TournamentState:
         "pairings": rounds,
         "standings": table,
         "winners": winners,
+        "visibility": cast(Literal["public", "invite"], tournament.visibility),
+        "featured": tournament.featured,
+        "creator": tournament.created_by.get_username() if tournament.created_by else None,
         "version": tournament.version,
     }
 

@@ -85,7 +85,18 @@ class TournamentState(TypedDict):
     pairings: list[RoundState]
     standings: list[StandingState]
     winners: list[str]
+    visibility: Literal["public", "invite"]
+    featured: bool
+    creator: str | None
+    """Who created it (None for a scheduled one)."""
     version: int
+
+
+class TournamentView(TournamentState):
+    """What the socket sends: the state with its name in the reader's language, as the REST
+    answer has it (``GET /api/tournaments/{id}/``, less the creator's ``invite_url``)."""
+
+    display_name: str
 
 
 class TournamentStateEvent(TypedDict):
@@ -98,7 +109,7 @@ class TournamentStateEvent(TypedDict):
 
 class TournamentFrame(TypedDict):
     type: Literal["tournament"]
-    tournament: TournamentState
+    tournament: TournamentView
     version: int
 
 

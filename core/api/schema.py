@@ -9,7 +9,11 @@ Whatever a view declares, the plumbing in front of it answers, always in the ``E
   (``core.api.authentication.TokenScope``, ``"code": "missing_scope_<scope>"``);
 - 400 on every operation with a body or query parameters: input that does not validate;
 - 404 on every operation with a path parameter (no such object, or a malformed id) or a
-  ``page`` parameter (a page past the end, or not a page number).
+  ``page`` parameter (a page past the end, or not a page number);
+- 429 on every operation: a throttle (``core.throttling``) or a budget spent, with
+  ``Retry-After`` (docs/api.md: any endpoint may answer 429);
+- 503 on every operation: the database does not answer (``siesta_site.outage``, ``"code":
+  "unavailable"``), with ``Retry-After``.
 
 An operation's own description of a status (e.g. a 400 naming the cell) is kept.
 """
@@ -37,6 +41,18 @@ DESCRIPTIONS = {
         "(`code` `missing_scope_<scope>`, `scope` names it)."
     ),
     "404": "No such object (a malformed id included), or no such page.",
+    "429": "Too many requests: wait the seconds `Retry-After` says, then try again.",
+    "503": (
+        "The site is briefly unavailable (`code` `unavailable`, e.g. the database does not "
+        "answer): wait the seconds `Retry-After` says, then send the request again."
+    ),
+}
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "Seconds to wait before trying again.",
+    }
 }
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -44,7 +60,7 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 def _statuses(operation: dict[str, Any]) -> list[str]:
     params = operation.get("parameters", [])
-    statuses = ["401", "403"]
+    statuses = ["401", "403", "429", "503"]
     if "requestBody" in operation or any(p.get("in") == "query" for p in params):
         statuses.append("400")
     if any(p.get("in") == "path" or p.get("name") == "page" for p in params):
@@ -64,11 +80,13 @@ def document_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 continue
             responses = operation.setdefault("responses", {})
             for status in _statuses(operation):
-                responses.setdefault(
+                response = responses.setdefault(
                     status,
                     {
                         "description": DESCRIPTIONS[status],
                         "content": {"application/json": {"schema": ERROR_REF}},
                     },
                 )
+                if status in ("429", "503"):
+                    response.setdefault("headers", RETRY_AFTER)
     return result

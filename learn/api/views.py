@@ -203,7 +203,9 @@ class AnalysisTurnApi(AnalysisApi):
 
 @extend_schema_serializer(component_name="PuzzleAttempt")
 class PuzzleResultSerializer(serializers.Serializer[Any]):
-    move = serializers.CharField(help_text="The turn tried; empty for a give-up.")
+    move = serializers.CharField(
+        allow_blank=True, help_text='The turn tried; empty ("") for a give-up.'
+    )
     points = serializers.IntegerField(help_text="What the turn scores.")
     solved = serializers.BooleanField(help_text="points == best_points.")
     gave_up = serializers.BooleanField(help_text="The answer was asked for (a loss).")

@@ -40,7 +40,7 @@ def _connections_kept():
 
 @pytest.fixture(autouse=True)
 def _no_throttling(settings):
-    """A 429 is documented on no operation: throttling would only measure the run."""
+    """Every operation documents 429, but throttling here would only measure the run."""
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,

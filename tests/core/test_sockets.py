@@ -132,17 +132,25 @@ async def test_oversize_deep_and_binary_frames_get_an_error_and_the_socket_lives
     await first_frame(socket)
 
     await socket.send_to(text_data="[" * 4000 + "]" * 4000)  # the 4,000-deep frame
-    assert (await next_error(socket))["error"] == "Message too large: the limit is 4096 bytes."
+    error = await next_error(socket)
+    assert error["error"] == "Message too large: the limit is 4096 bytes."
+    assert error["code"] == "invalid"
     await socket.send_to(text_data="[" * 2000 + "]" * 2000)  # as deep as fits in a frame
-    assert (await next_error(socket))["error"] == (
-        "The JSON is nested too deeply: at most 32 levels."
-    )
+    error = await next_error(socket)
+    assert error["error"] == "The JSON is nested too deeply: at most 32 levels."
+    assert error["code"] == "parse_error"
     await socket.send_to(text_data='{"type": "sync", "x": "' + "a" * 5000 + '"}')
-    assert "too large" in (await next_error(socket))["error"]
+    error = await next_error(socket)
+    assert "too large" in error["error"]
+    assert error["code"] == "invalid"
     await socket.send_to(bytes_data=b"{}")
-    assert (await next_error(socket))["error"] == "Send JSON text frames, not binary ones."
+    error = await next_error(socket)
+    assert error["error"] == "Send JSON text frames, not binary ones."
+    assert error["code"] == "unsupported_media_type"
     await socket.send_to(text_data="{not json")
-    assert (await next_error(socket))["error"] == "The message is not valid JSON."
+    error = await next_error(socket)
+    assert error["error"] == "The message is not valid JSON."
+    assert error["code"] == "parse_error"
 
     # Still open and served.
     await socket.send_json_to({"type": "ping" if kind == "lobby" else "sync"})
@@ -165,6 +173,7 @@ async def test_too_fast_frames_are_dropped_then_the_socket_is_closed(
     refusal = await next_error(socket)  # the burst's answers come first
     while refusal["error"] != "Too many messages: at most 0.5 a second. This one was ignored.":
         refusal = await next_error(socket)
+    assert refusal["code"] == "too_many"
     for _ in range(5):
         await socket.send_json_to({"type": "nothing"})
     assert await closed_with(socket) == sockets.CLOSE_TOO_MANY
@@ -181,6 +190,7 @@ async def test_connections_per_address_are_capped_on_every_socket(
     extra = await open_socket(paths[kind], address="198.51.100.20")
     refusal = await next_error(extra)
     assert refusal["error"] == "Too many connections from your address: close some and try again."
+    assert refusal["code"] == "too_many"
     assert await closed_with(extra) == sockets.CLOSE_TOO_MANY
     await first_frame(await open_socket(paths[kind], address="198.51.100.21"))
     no_errors_logged(caplog)
@@ -213,9 +223,9 @@ async def test_logout_closes_the_sockets_of_that_session_only(paths, open_socket
     response = await database_sync_to_async(leaving.post)("/accounts/logout/")
     assert response.status_code == 302
     for socket in closing:
-        assert (await next_error(socket))["error"] == (
-            "You were signed out: this connection is closed."
-        )
+        error = await next_error(socket)
+        assert error["error"] == "You were signed out: this connection is closed."
+        assert error["code"] == "authentication_failed"
         assert await closed_with(socket) == sockets.CLOSE_SIGNED_OUT == 4401
     await kept.send_json_to({"type": "ping"})
     assert (await kept.receive_json_from(timeout=TIMEOUT))["type"] == "pong"
@@ -287,7 +297,9 @@ async def test_a_socket_that_missed_the_event_stops_at_its_next_check(
 
     await database_sync_to_async(lambda: Token.objects.filter(key=key).delete())()
     await socket.send_json_to({"type": "move", "move": "SA1 RB1 HC1", "ply": 0})
-    assert (await next_error(socket))["error"] == "You were signed out: this connection is closed."
+    error = await next_error(socket)
+    assert error["error"] == "You were signed out: this connection is closed."
+    assert error["code"] == "authentication_failed"
     assert await closed_with(socket) == sockets.CLOSE_SIGNED_OUT
 
 
@@ -347,7 +359,9 @@ async def test_with_the_layer_down_a_socket_closes_with_try_again(
     socket = WebsocketCommunicator(application, paths[kind], headers)
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
-    assert (await next_error(socket))["error"] == "Live updates are unavailable: try again shortly."
+    error = await next_error(socket)
+    assert error["error"] == "Live updates are unavailable: try again shortly."
+    assert error["code"] == "unavailable"
     assert await closed_with(socket) == sockets.CLOSE_TRY_AGAIN == 4013
     await socket.disconnect(timeout=TIMEOUT)
     no_errors_logged(caplog)

@@ -146,6 +146,7 @@ async def test_unknown_game_closes_with_4404(connect):
         socket = await connect(game_id)
         error = await receive(socket)
         assert error["type"] == "error"
+        assert error["code"] == "not_found"
         assert str(game_id) in error["error"]
         closed = await socket.receive_output(timeout=TIMEOUT)
         assert closed == {"type": "websocket.close", "code": 4404}
@@ -207,7 +208,13 @@ async def test_moving_out_of_turn_is_refused(connect, table):
     await second.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0, "id": "x"})
 
     error = await receive(second)
-    assert error == {"type": "error", "error": "It is not your turn.", "cell": None, "id": "x"}
+    assert error == {
+        "type": "error",
+        "error": "It is not your turn.",
+        "code": "not_allowed",
+        "cell": None,
+        "id": "x",
+    }
     for socket in (first, second, watcher):
         assert await socket.receive_nothing(timeout=QUIET)
     assert await current_state(table.game.pk) == before
@@ -233,6 +240,7 @@ async def test_a_stale_ply_is_refused_with_the_current_ply(connect, table):
             1,
             None,
         )
+        assert error["code"] == "conflict"  # as REST's 409 for the same stale ply
         assert "ply 1" in error["error"]
     assert await current_state(table.game.pk) == before
 
@@ -248,6 +256,7 @@ async def test_a_spectator_cannot_move(connect, table):
         error = await receive(socket)
         assert error["type"] == "error"
         assert error["error"] == "You are not playing in this game."
+        assert error["code"] == "not_allowed"
     assert await current_state(table.game.pk) == before
 
 
@@ -264,11 +273,18 @@ async def test_badly_typed_move_fields_are_named(connect, table):
     ]
     for message, text in cases:
         await first.send_json_to(message)
-        assert await receive(first) == {"type": "error", "error": text, "cell": None, "id": None}
+        assert await receive(first) == {
+            "type": "error",
+            "error": text,
+            "code": "invalid",
+            "cell": None,
+            "id": None,
+        }
     await first.send_json_to({"type": "move", "move": "XZ9", "ply": 0, "id": "n"})
     error = await receive(first)
     assert (error["type"], error["cell"], error["id"]) == ("error", None, "n")
     assert "'X' is not a piece" in error["error"]
+    assert error["code"] == "bad_piece"
     assert (await current_state(table.game.pk))["ply"] == 0
 
 
@@ -281,7 +297,8 @@ async def test_a_script_signs_in_with_a_token_as_its_first_message(connect, tabl
     await receive_state(script)
 
     await script.send_json_to({"type": "auth", "token": "wrong"})
-    assert (await receive(script))["error"] == "Invalid token."
+    error = await receive(script)
+    assert (error["error"], error["code"]) == ("Invalid token.", "authentication_failed")
     await script.send_json_to({"type": "auth", "token": key})
     assert await receive(script) == {"type": "auth", "username": table.first.username}
     await script.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0, "id": "s"})
@@ -295,14 +312,16 @@ async def test_auth_comes_first_or_not_at_all(connect, table):
     late = await connect(table.game.pk, origin=None)
     await receive_state(late)
     await late.send_json_to({"type": "sync"})
-    await receive_state(late)
+    assert (await receive(late))["type"] == "sync"  # the opening state is up to date
     await late.send_json_to({"type": "auth", "token": key})
-    assert (await receive(late))["error"] == "Send auth as the first message."
+    error = await receive(late)
+    assert (error["error"], error["code"]) == ("Send auth as the first message.", "conflict")
 
     browser = await connect(table.game.pk, user=table.second)
     await receive_state(browser)
     await browser.send_json_to({"type": "auth", "token": key})
-    assert (await receive(browser))["error"] == "This connection is already signed in."
+    error = await receive(browser)
+    assert (error["error"], error["code"]) == ("This connection is already signed in.", "conflict")
 
     # Neither could play for seat 1.
     await late.send_json_to({"type": "move", "move": FIRST_MOVE, "ply": 0})
@@ -312,9 +331,16 @@ async def test_auth_comes_first_or_not_at_all(connect, table):
 # -- versions and sync ----------------------------------------------------------------------------
 
 
+async def test_the_first_sync_after_connecting_is_up_to_date(connect, table):
+    socket = await connect(table.game.pk, user=table.first)
+    opening = await receive_state(socket)
+    await socket.send_json_to({"type": "sync"})
+    assert await receive(socket) == {"type": "sync", "version": opening["version"]}
+
+
 async def test_sync_returns_the_full_current_state(connect, table):
     first, *_ = await seated(connect, table)
-    await first.send_json_to({"type": "sync"})
+    await first.send_json_to({"type": "sync", "version": -1})  # a page that holds another
     message = await receive_state(first)
     expected = await current_state(table.game.pk)
     assert message == {"type": "state", "game": expected, "version": expected["version"]}

@@ -125,6 +125,7 @@ async def test_connections_per_address_are_capped(settings, open_socket, game):
     assert refusal == {
         "type": "error",
         "error": "Too many connections from your address: close some and try again.",
+        "code": "too_many",
         "cell": None,
         "id": None,
     }
@@ -139,9 +140,7 @@ async def test_connections_per_address_are_capped(settings, open_socket, game):
 async def test_sync_sends_each_version_once(open_socket, game):
     socket = await open_socket(game.pk)
     first = await receive_state(socket)
-    await socket.send_json_to({"type": "sync"})
-    assert (await receive_state(socket))["version"] == first["version"]
-    for _ in range(5):
+    for _ in range(5):  # the first sync too: the opening state is at that version
         await socket.send_json_to({"type": "sync"})
         assert await receive(socket) == {"type": "sync", "version": first["version"]}
 

@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings as django_settings
 from jsonschema import Draft7Validator
 
+from core import sockets
 from siesta_site import routing
 from siesta_site.asyncapi import SOCKETS, document
 from tests.payloads import assert_documented
@@ -144,3 +145,25 @@ def test_the_document_refuses_what_no_socket_sends():
     assert_documented("game", {"type": "move", "move": "SA1", "ply": 0}, sent_by_site=False)
     with pytest.raises(AssertionError):
         assert_documented("game", {"type": "move", "ply": 0}, sent_by_site=False)
+
+
+def test_every_error_frame_requires_a_code_from_the_listed_ones():
+    spec = document()
+    errors = [m for m in spec["components"]["messages"].values() if m["name"] == "error"]
+    assert len(errors) >= 3  # the game's, the lobby's and tournament's, the tournament chat's
+    for message in errors:
+        payload = message["payload"]
+        schema = _resolve(spec, payload["$ref"]) if "$ref" in payload else payload
+        assert "code" in schema["required"], message["title"]
+        codes = set(schema["properties"]["code"]["enum"])
+        assert set(sockets.ERROR_CODES) <= codes, message["title"]
+    game_error = spec["components"]["messages"]["ErrorFrame"]["payload"]
+    game_codes = set(_resolve(spec, game_error["$ref"])["properties"]["code"]["enum"])
+    assert {"occupied", "engine_budget", "conflict"} <= game_codes
+
+
+def test_the_socket_error_codes_are_tabled_in_sockets_md():
+    text = (Path(django_settings.BASE_DIR) / "docs" / "sockets.md").read_text()
+    table = text.split("### Error codes", 1)[1].split("\n\n")[2]
+    tabled = set(re.findall(r"^\| `([a-z_]+)`", table, re.MULTILINE))
+    assert tabled >= set(sockets.ERROR_CODES)

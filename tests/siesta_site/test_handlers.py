@@ -56,3 +56,24 @@ def test_a_sockets_id_is_read_by_the_same_rule_as_a_routes():
     assert resolve("/games/0000000000000000000000001/").kwargs == {"game_id": 1}
     for text in (str(MAX_ID + 1), "9" * 5000, "", "-1", "1e3", "١٢", " 1", "1\x00"):
         assert id_of(text) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [True, False])
+def test_an_unknown_api_address_is_json_with_or_without_debug(client, settings, debug):
+    """With DEBUG Django answers its technical 404 page and never asks handler404: the
+    middleware keeps ``/api/`` in JSON, pages keep their HTML, the API's own 404s pass."""
+    settings.DEBUG = debug
+
+    unknown = client.get("/api/no-such-thing/")
+    missing_game = client.get(f"/api/games/{MAX_ID}/")
+    page = client.get("/no-such-page/")
+
+    assert unknown.status_code == 404
+    assert unknown["Content-Type"] == "application/json"
+    assert unknown.json() == {"error": "There is nothing at this address.", "code": "not_found"}
+    assert missing_game.status_code == 404
+    assert missing_game.json()["code"] == "not_found"
+    assert missing_game.json()["error"] != unknown.json()["error"]  # the API's own, kept
+    assert page.status_code == 404
+    assert page["Content-Type"].startswith("text/html")

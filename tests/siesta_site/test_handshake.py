@@ -97,6 +97,7 @@ async def test_a_refused_token_may_be_followed_by_a_good_one_before_the_state(op
 
     assert [frame["type"] for frame in frames] == ["error", "auth", "state"]
     assert frames[0]["error"] == "Invalid token."
+    assert frames[0]["code"] == "authentication_failed"
 
 
 async def test_a_change_during_the_wait_is_in_the_one_first_state(opened, table, wait):
@@ -172,3 +173,4 @@ async def test_the_lobby_refuses_an_auth_after_its_welcome(opened, table, wait):
     assert [frame["type"] for frame in frames] == ["welcome", "pong", "error"]
     assert frames[0]["username"] is None
     assert frames[2]["error"] == "Send auth as the first message."
+    assert frames[2]["code"] == "conflict"  # the lobby's, as the game socket's

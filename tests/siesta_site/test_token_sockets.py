@@ -105,7 +105,8 @@ async def test_an_invalid_or_expired_token_does_not_sign_in(open_socket, table):
 
     for attempt in (key, key + "x", "siesta_pat_\x00"):
         socket = await token_socket(open_socket, f"/ws/games/{game.pk}/", attempt)
-        assert (await next_error(socket))["error"] == "Invalid token."
+        error = await next_error(socket)
+        assert (error["error"], error["code"]) == ("Invalid token.", "authentication_failed")
 
 
 async def test_revoking_a_token_closes_its_sockets_only(open_socket, table):  # noqa: F811

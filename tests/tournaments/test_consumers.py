@@ -121,7 +121,7 @@ async def test_an_unknown_tournament_closes_with_4404():
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
     error = await _next(socket)
-    assert error["type"] == "error"
+    assert (error["type"], error["code"]) == ("error", "not_found")
     closed = await socket.receive_output(timeout=TIMEOUT)
     assert closed == {"type": "websocket.close", "code": 4404}
 
@@ -159,3 +159,18 @@ async def test_an_invitation_is_watched_only_with_its_token():
         assert first["tournament"]["id"] == tournament.pk
     finally:
         await socket.disconnect()
+
+
+async def test_the_socket_frame_is_the_rest_payload(client):
+    """The frame's ``tournament`` has the keys and values of ``GET /api/tournaments/{id}/``
+    (the name in the reader's language too), so a bot reads both alike."""
+    tournament = await database_sync_to_async(make_tournament)(players=2, rounds=1)
+    rest = await database_sync_to_async(client.get)(f"/api/tournaments/{tournament.pk}/")
+    assert rest.status_code == 200
+    socket = await _open(f"/ws/tournaments/{tournament.pk}/")
+    try:
+        frame = (await _next(socket))["tournament"]
+    finally:
+        await socket.disconnect()
+    assert set(frame) == set(rest.json())
+    assert frame == rest.json()
