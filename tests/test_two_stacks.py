@@ -10,9 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import random
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -24,7 +22,6 @@ import websockets
 
 from tests.test_stack import (
     OPENING,
-    ROOT,
     SETUP,
     _answers,
     _free,
@@ -32,6 +29,8 @@ from tests.test_stack import (
     _shell,
     _stack_env,
     pytestmark,  # noqa: F401  (stack, PostgreSQL, Redis, nginx)
+    spawn_up,
+    stop_up,
 )
 
 
@@ -50,14 +49,7 @@ def _stack(tmp_path: Path, name: str, **extra: str) -> Iterator[tuple[int, dict,
     env = {**_stack_env(port), "WEB": "1", "SIESTA_VAR": str(tmp_path / name), **extra}
     log_path = tmp_path / f"{name}.log"
     log = log_path.open("w")
-    stack = subprocess.Popen(
-        [str(ROOT / "deploy" / "up.sh")],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    stack = spawn_up(env, log)
     started = time.monotonic()
     try:
         while not all(_answers(f"http://127.0.0.1:{port + i}/rules/") for i in range(2)):
@@ -66,13 +58,14 @@ def _stack(tmp_path: Path, name: str, **extra: str) -> Iterator[tuple[int, dict,
             time.sleep(0.5)
         yield port, env, stack
     finally:
-        if stack.poll() is None:
-            os.killpg(stack.pid, signal.SIGINT)
-        try:
-            stack.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(stack.pid, signal.SIGKILL)
-            stack.wait()
+        # Every program has a process group of its own: kill what Ctrl-C left behind.
+        processes = []
+        with contextlib.suppress(psutil.Error):
+            processes = psutil.Process(stack.pid).children(recursive=True)
+        stop_up(stack)
+        for process in processes:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
         log.close()
 
 
@@ -86,11 +79,6 @@ def _beats(*stacks: subprocess.Popen) -> int:
                     if "celery" in " ".join(cmdline) and "beat" in cmdline:
                         count += 1
     return count
-
-
-def _stop(stack: subprocess.Popen) -> None:
-    os.killpg(stack.pid, signal.SIGINT)
-    stack.wait(timeout=60)
 
 
 async def _across(port_a: int, port_b: int, data: dict, stop_b) -> None:
@@ -133,5 +121,5 @@ def test_two_stacks_share_a_game_and_one_survives_the_other(tmp_path):
     ):
         assert _beats(stack_a, stack_b) == 1
         data = json.loads(_shell(env, port_a, SETUP.format(tag=random.randrange(10**9))))
-        asyncio.run(_across(port_a, port_b, data, lambda: _stop(stack_b)))
+        asyncio.run(_across(port_a, port_b, data, lambda: stop_up(stack_b)))
         assert _beats(stack_a, stack_b) == 1
