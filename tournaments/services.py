@@ -581,18 +581,25 @@ def _advance(tournament: Tournament) -> bool:
         _pair(tournament, rnd, active)
         tournament.current_round = number
         tournament.save(update_fields=["current_round"])
-        transaction.on_commit(partial(_announce_round, tournament.pk, tournament.name, rnd.pk))
+        transaction.on_commit(
+            partial(_announce_round, tournament.pk, tournament.name, rnd.pk, tournament.name_key)
+        )
         changed = True
 
 
-def _announce_round(tournament_id: int, name: str, round_id: int) -> None:
+def _announce_round(tournament_id: int, name: str, round_id: int, name_key: str = "") -> None:
     """``round_started`` after the commit: a failing receiver is logged, never raised."""
     seats = list(
         Pairing.objects.filter(round_id=round_id).values_list("player__user_id", "game_id")
     )
     number = Round.objects.filter(pk=round_id).values_list("number", flat=True).first()
     for receiver, result in round_started.send_robust(
-        sender=Tournament, tournament_id=tournament_id, name=name, round=number, seats=seats
+        sender=Tournament,
+        tournament_id=tournament_id,
+        name=name,
+        name_key=name_key,
+        round=number,
+        seats=seats,
     ):
         if isinstance(result, Exception):
             logger.error("round_started receiver %r failed: %r", receiver, result)
@@ -807,7 +814,9 @@ def _arena_advance(tournament: Tournament) -> bool:
         )
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
-    transaction.on_commit(partial(_announce_round, tournament.pk, tournament.name, rnd.pk))
+    transaction.on_commit(
+        partial(_announce_round, tournament.pk, tournament.name, rnd.pk, tournament.name_key)
+    )
     return True
 
 
