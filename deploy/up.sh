@@ -16,9 +16,9 @@ PORT="${PORT:-8000}"
 WEB="${WEB:-$(nproc)}"
 WEB_PORT="${WEB_PORT:-$((PORT + 1))}"
 # A second stack from the same checkout (two "boxes" sharing PostgreSQL and Redis, docs/operations.md
-# "Past one box"): its own state directory (SIESTA_VAR=var/b: nginx, supervisord, pid) and BEAT=0,
-# since the whole deployment has exactly one beat. The secret key stays in var/ (shared: sessions
-# must be valid on both).
+# "Past one box"): its own state directory (SIESTA_VAR=var/b: nginx, supervisord, pid, metrics) and
+# BEAT=0, since the whole deployment has exactly one beat. The secret key stays in var/ (shared:
+# sessions must be valid on both).
 VAR="${SIESTA_VAR:-var}"
 BEAT="${BEAT:-1}"
 
@@ -42,8 +42,10 @@ export SIESTA_SITE_URL="${SIESTA_SITE_URL:-http://$site_host:$PORT}"
 export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"
 export PYTHONUNBUFFERED=1
 # Metrics (docs/operations.md, Metrics): every process of the stack writes its values to files in
-# this directory, and a scrape of /metrics on any web process adds them up. Emptied at each start.
-export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$PWD/var/metrics}"
+# this directory, and a scrape of /metrics on any web process adds them up. Emptied at each start:
+# one per stack ($VAR/metrics), so that a second stack's start leaves the first's values alone.
+mkdir -p "$VAR"
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$(cd "$VAR" && pwd)/metrics}"
 mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -name '*.db' -delete
 

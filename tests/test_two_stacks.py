@@ -120,6 +120,9 @@ def test_two_stacks_share_a_game_and_one_survives_the_other(tmp_path):
         _stack(tmp_path, "b", BEAT="0") as (port_b, _env_b, stack_b),
     ):
         assert _beats(stack_a, stack_b) == 1
+        # Each stack's metrics files in its own directory: B's start left A's in place.
+        for name in ("a", "b"):
+            assert list((tmp_path / name / "metrics").glob("*.db")), name
         data = json.loads(_shell(env, port_a, SETUP.format(tag=random.randrange(10**9))))
         asyncio.run(_across(port_a, port_b, data, lambda: stop_up(stack_b)))
         assert _beats(stack_a, stack_b) == 1
