@@ -15,6 +15,12 @@ HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
 WEB="${WEB:-$(nproc)}"
 WEB_PORT="${WEB_PORT:-$((PORT + 1))}"
+# A second stack from the same checkout (two "boxes" sharing PostgreSQL and Redis, docs/operations.md
+# "Past one box"): its own state directory (SIESTA_VAR=var/b: nginx, supervisord, pid, metrics) and
+# BEAT=0, since the whole deployment has exactly one beat. The secret key stays in var/ (shared:
+# sessions must be valid on both).
+VAR="${SIESTA_VAR:-var}"
+BEAT="${BEAT:-1}"
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/siesta}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
@@ -36,12 +42,14 @@ export SIESTA_SITE_URL="${SIESTA_SITE_URL:-http://$site_host:$PORT}"
 export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"
 export PYTHONUNBUFFERED=1
 # Metrics (docs/operations.md, Metrics): every process of the stack writes its values to files in
-# this directory, and a scrape of /metrics on any web process adds them up. Emptied at each start.
-export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$PWD/var/metrics}"
+# this directory, and a scrape of /metrics on any web process adds them up. Emptied at each start:
+# one per stack ($VAR/metrics), so that a second stack's start leaves the first's values alone.
+mkdir -p "$VAR"
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$(cd "$VAR" && pwd)/metrics}"
 mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -name '*.db' -delete
 
-mkdir -p var/nginx/tmp
+mkdir -p var "$VAR/nginx/tmp"
 # Open files: every socket is a descriptor, in nginx (two per proxied socket: its own limit is set in
 # deploy/nginx.conf.template) and in the web process holding it. A soft limit of 1,024, common by
 # default, would cap each web process near a thousand sockets: raise it to the hard limit.
@@ -99,25 +107,29 @@ for i in $(seq 0 $((WEB - 1))); do
 done
 user_line=""
 [ "$(id -u)" = 0 ] && user_line="user root;"
-python3 - "$user_line" "$HOST:$PORT" "$PWD/staticfiles" "$upstreams" <<'PY'
+python3 - "$user_line" "$HOST:$PORT" "$PWD/staticfiles" "$upstreams" "$VAR" <<'PY'
 import sys
-user, listen, static_root, upstreams = sys.argv[1:]
+user, listen, static_root, upstreams = sys.argv[1:5]
 text = open("deploy/nginx.conf.template").read()
 for key, value in {"@USER@": user, "@LISTEN@": listen, "@STATIC_ROOT@": static_root,
                    "@UPSTREAMS@": upstreams.rstrip("\n"), "@MIME_TYPES@": "/etc/nginx/mime.types"}.items():
     text = text.replace(key, value)
-open("var/nginx/nginx.conf", "w").write(text)
+open(sys.argv[5] + "/nginx/nginx.conf", "w").write(text)
 PY
-nginx -t -q -p var/nginx -c nginx.conf -e stderr
+nginx -t -q -p "$VAR/nginx" -c nginx.conf -e stderr
 
 echo "up: http://$HOST:$PORT/ (nginx) -> $WEB web processes on ports $WEB_PORT-$((WEB_PORT + WEB - 1)); Ctrl-C stops everything" >&2
 # supervisord runs the Procfile's processes (web once per port, $WEB_PORT + i for web-(i+1)) and
 # restarts any that exits, alone: `.venv/bin/supervisorctl -c var/supervisord.conf status`.
-echo $$ > var/up.pid
-PROCFILE=Procfile
-if [ "$SIESTA_ECHO_WS" = 1 ]; then
-  PROCFILE=var/Procfile.bench
-  sed 's/ siesta_site\.asgi:application$/ bench.asgi:application/' Procfile > "$PROCFILE"
+echo $$ > "$VAR/up.pid"
+# The Procfile as this stack runs it: its state under $VAR, beat or not, the echo socket or not.
+PROCFILE="$VAR/Procfile.up"
+sed -e "s#var/#$VAR/#g" Procfile > "$PROCFILE"
+if [ "$BEAT" = 0 ]; then
+  sed -i '/^beat:/d' "$PROCFILE"
 fi
-.venv/bin/python deploy/supervisord_conf.py "$PROCFILE" "$WEB" "$WEB_PORT" var/supervisord.conf
-exec .venv/bin/supervisord -c var/supervisord.conf
+if [ "$SIESTA_ECHO_WS" = 1 ]; then
+  sed -i 's/ siesta_site\.asgi:application$/ bench.asgi:application/' "$PROCFILE"
+fi
+.venv/bin/python deploy/supervisord_conf.py "$PROCFILE" "$WEB" "$WEB_PORT" "$VAR/supervisord.conf"
+exec .venv/bin/supervisord -c "$VAR/supervisord.conf"

@@ -28,6 +28,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import psutil
 import pytest
@@ -257,6 +258,30 @@ def _shell(env: dict[str, str], port: int, code: str) -> str:
     return setup.stdout.strip().splitlines()[-1]
 
 
+def spawn_up(env: dict[str, str], log: IO[str]) -> subprocess.Popen:
+    """deploy/up.sh (what `make up` runs) in a session of its own, its output to ``log``."""
+    return subprocess.Popen(
+        [str(ROOT / "deploy" / "up.sh")],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop_up(stack: subprocess.Popen) -> None:
+    """Ctrl-C: supervisord stops every process. Should it not within a minute, it and every
+    process of its session are killed."""
+    if stack.poll() is None:
+        os.killpg(stack.pid, signal.SIGINT)
+    try:
+        stack.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(stack.pid, signal.SIGKILL)
+        stack.wait()
+
+
 @contextlib.contextmanager
 def _make_up(tmp_path: Path) -> Iterator[tuple[int, dict[str, str], subprocess.Popen, Path]]:
     """`make up` (deploy/up.sh) on free ports, up with both web processes and the bots' worker;
@@ -266,14 +291,7 @@ def _make_up(tmp_path: Path) -> Iterator[tuple[int, dict[str, str], subprocess.P
     env = _stack_env(port)
     log_path = tmp_path / "up.log"
     log = log_path.open("w")
-    stack = subprocess.Popen(
-        [str(ROOT / "deploy" / "up.sh")],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    stack = spawn_up(env, log)
     try:
         # Up: nginx and both web processes answer, the bots' worker is ready.
         urls = [f"http://127.0.0.1:{port + i}/rules/" for i in range(3)]
@@ -291,13 +309,7 @@ def _make_up(tmp_path: Path) -> Iterator[tuple[int, dict[str, str], subprocess.P
         processes = []
         with contextlib.suppress(psutil.Error):
             processes = psutil.Process(stack.pid).children(recursive=True)
-        if stack.poll() is None:
-            os.killpg(stack.pid, signal.SIGINT)
-        try:
-            stack.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(stack.pid, signal.SIGKILL)
-            stack.wait()
+        stop_up(stack)
         for process in processes:
             with contextlib.suppress(psutil.Error):
                 process.kill()
