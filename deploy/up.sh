@@ -66,7 +66,18 @@ fi
 sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 if ! command -v nginx >/dev/null; then
-  echo "up: installing Debian's nginx" >&2
+  # Asked first at a terminal; a script (CI, the stack tests) is told, and SIESTA_NO_APT=1 stops.
+  if [ -n "${SIESTA_NO_APT:-}" ]; then
+    echo "up: nginx is missing; install it (apt-get install nginx-light) and run make up again" >&2
+    exit 1
+  elif [ -t 0 ]; then
+    read -r -p "up: nginx is missing. Install Debian's nginx-light with apt-get now? [Y/n] " answer
+    case "$answer" in
+      [nN]*) echo "up: nginx is needed; install it and run make up again" >&2; exit 1 ;;
+    esac
+  else
+    echo "up: nginx is missing: installing Debian's nginx-light with apt-get (SIESTA_NO_APT=1 refuses)" >&2
+  fi
   sudo_if_needed apt-get install -y --no-install-recommends nginx-light ||
     sudo_if_needed apt-get install -y --no-install-recommends nginx
 fi
