@@ -25,13 +25,14 @@ def round_started_notify(
     name: str,
     round: int,
     seats: list[tuple[int, int | None]],
+    arena: bool = False,
     **kwargs: Any,
 ) -> None:
     """Receiver of ``tournaments.signals.round_started`` (after the commit): a notice to every
     player of the round, linking to their game (or the tournament for a bye), and their next
     game pushed to their open pages, which lead them there."""
     tournament_round_notices(
-        tournament_id=tournament_id, name=name, round_number=round, seats=seats
+        tournament_id=tournament_id, name=name, round_number=round, seats=seats, arena=arena
     )
     tournament_games_push(tournament_id=tournament_id, seats=seats)
 

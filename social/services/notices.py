@@ -49,6 +49,10 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
                 "game": params.get("game"),
             }
         return _("%(name)s declined your challenge.") % {"name": params.get("by")}
+    if kind == Notification.Kind.TOURNAMENT_ROUND and params.get("arena"):
+        return _("%(tournament)s: your next game starts.") % {
+            "tournament": params.get("tournament")
+        }
     if kind == Notification.Kind.TOURNAMENT_ROUND:
         return _("%(tournament)s: round %(round)s starts.") % {
             "tournament": params.get("tournament"),
@@ -65,9 +69,15 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
 
 
 def tournament_round_notices(
-    *, tournament_id: int, name: str, round_number: int, seats: list[tuple[int, int | None]]
+    *,
+    tournament_id: int,
+    name: str,
+    round_number: int,
+    seats: list[tuple[int, int | None]],
+    arena: bool = False,
 ) -> None:
-    """ "<tournament>: round n starts." for every player of a round just paired (once each)."""
+    """ "<tournament>: round n starts." for every player of a round just paired (once each); in
+    an arena, where a round is a pairing wave, "<tournament>: your next game starts." """
     for user_id, game_id in seats:
         url = (
             reverse("game", args=[game_id])
@@ -77,7 +87,7 @@ def tournament_round_notices(
         notify(
             user_id=user_id,
             kind=Notification.Kind.TOURNAMENT_ROUND,
-            params={"tournament": name, "round": round_number, "game": game_id},
+            params={"tournament": name, "round": round_number, "game": game_id, "arena": arena},
             url=url,
             key=f"tournament:{tournament_id}:round:{round_number}:user:{user_id}",
         )
