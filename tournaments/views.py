@@ -65,6 +65,9 @@ def _card(tournament: Tournament, request: HttpRequest) -> dict[str, Any]:
         "joined": entry is not None,
         "full": len(players) >= tournament.max_players,
         "paused": bool(entry and entry.paused),
+        "arena_ends_at": services.arena_ends_at(tournament)
+        if tournament.format == Format.ARENA
+        else None,
         "arena_open": tournament.format == Format.ARENA
         and tournament.status == Tournament.Status.RUNNING
         and timezone.now() < services.arena_ends_at(tournament)
