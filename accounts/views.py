@@ -15,8 +15,13 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
-from django.contrib.auth.views import LoginView, PasswordResetView
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import (
+    LoginView,
+    PasswordChangeView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+)
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -25,7 +30,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import selectors, services
-from accounts.forms import PersonalTokenForm
+from accounts.forms import (
+    NewPasswordForm,
+    PasswordChangeSiteForm,
+    PersonalTokenForm,
+    SignInForm,
+    SignUpForm,
+)
 from core import links, throttling
 from games.selectors import games_hidden_from
 from ratings import elo
@@ -44,12 +55,12 @@ def register(request: HttpRequest) -> HttpResponse:
     """Create an account with a username and password, sign the new user in and go home.
 
     Accounts created are throttled per client address, with the API's register limit."""
-    form: UserCreationForm[Any] = UserCreationForm(request.POST or None)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST":
         address = throttling.client_address(request)
         wait = throttling.REGISTER.hit(address)
         if wait is not None:
-            context = {"form": UserCreationForm(), "too_many": throttling.wait_words(wait)}
+            context = {"form": SignUpForm(), "too_many": throttling.wait_words(wait)}
             page = render(request, "registration/register.html", context, status=429)
             return _retry_after(page, wait)
         if form.is_valid():
@@ -57,8 +68,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 with transaction.atomic():
                     user = form.save()
             except IntegrityError:  # the same name, in another case, was taken meanwhile
-                taken = form.instance.unique_error_message(type(form.instance), ["username"])
-                form.add_error("username", taken)
+                form.add_error("username", str(services.USERNAME_TAKEN))
             else:
                 login(request, user)
                 messages.success(
@@ -71,7 +81,9 @@ def register(request: HttpRequest) -> HttpResponse:
 
 class SiteLoginView(LoginView):
     """Django's login form, throttled like ``POST /api/auth/token/``: attempts per client address
-    and failures per username share the API's limits."""
+    and failures per username share the API's limits. Its words are the site's (``SignInForm``)."""
+
+    form_class = SignInForm
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = throttling.sign_in_wait(request, request.POST.get("username"))
@@ -105,7 +117,8 @@ class ConfirmedAddressResetForm(PasswordResetForm):
 
 class SitePasswordResetView(PasswordResetView):
     """Django's reset page, throttled per client address and per e-mail address asked for
-    (whether an account has it or not, so the refusal tells nothing about accounts)."""
+    (whether an account has it or not, so the refusal tells nothing about accounts). The e-mail
+    and its subject are the site's templates (registration/password_reset_*): its own words."""
 
     form_class = ConfirmedAddressResetForm
 
@@ -118,6 +131,18 @@ class SitePasswordResetView(PasswordResetView):
         form.add_error("email", throttling.wait_words(wait))
         page = self.render_to_response(self.get_context_data(form=form), status=429)
         return _retry_after(page, wait)
+
+
+class SitePasswordResetConfirmView(PasswordResetConfirmView):
+    """Django's new-password page of a reset link, in the site's words."""
+
+    form_class = NewPasswordForm
+
+
+class SitePasswordChangeView(PasswordChangeView):
+    """Django's password change page, in the site's words."""
+
+    form_class = PasswordChangeSiteForm
 
 
 def sign_in_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

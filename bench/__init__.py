@@ -4,9 +4,9 @@ installs only the apps) and imported by none of its packages (the ``bench-apart`
 Each runs from a checkout, from the repository's root, against the site's settings and database:
 ``python -m bench.loadtest`` (``make loadtest``), ``python -m bench.bench_move``,
 ``python -m bench.botmatch`` (or ``python -m bench.bots_bench``), ``python -m bench.pairing_bench``,
-``python bench/engine_budget.py``, ``python -m bench.crash`` (a web process killed mid-game);
-``bench.asgi`` is the site with the load benchmark's echo socket (``bench.echo``), which
-``make up SIESTA_ECHO_WS=1`` serves (docs/performance.md).
+``python bench/engine_budget.py``, ``python bench/engine_fair.py``, ``python -m bench.crash`` (a
+web process killed mid-game); ``bench.asgi`` is the site with the load benchmark's echo socket
+(``bench.echo``), which ``make up SIESTA_ECHO_WS=1`` serves (docs/performance.md).
 """
 
 from __future__ import annotations

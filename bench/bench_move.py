@@ -123,6 +123,25 @@ async def _play(application: Any, table: loadtest.Table, moves: int) -> int:
     return played
 
 
+class _NoMetric:
+    """A metric that records nothing."""
+
+    def observe(self, *args: Any) -> None:
+        pass
+
+    inc = dec = set = observe
+
+
+def _without_metrics() -> None:
+    """The metrics a move moves (its latency, the socket's frames; a socket's open and close)
+    replaced by no-ops, where the move path reads them."""
+    from core import sockets
+    from games import consumers
+
+    setattr(consumers, "MOVE_SECONDS", _NoMetric())  # noqa: B010 (not exported)
+    setattr(sockets, "_socket_metrics", lambda kind: (_NoMetric(), _NoMetric()))  # noqa: B010
+
+
 class Command(BaseCommand):
     help = "CPU per move of the site's WebSocket move path, in one process (no Daphne, no network)."
 
@@ -130,9 +149,18 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=6, help="games played one after another")
         parser.add_argument("--moves", type=int, default=30, help="turns per game (at most)")
         parser.add_argument("--warmup", type=int, default=1, help="games played before measuring")
+        parser.add_argument(
+            "--no-metrics",
+            action="store_true",
+            help="the move path's metrics (core/metrics.py) replaced by no-ops: their overhead is "
+            "the difference (with PROMETHEUS_MULTIPROC_DIR set, the multiprocess mode's)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         from siesta_site.asgi import application
+
+        if options["no_metrics"]:
+            _without_metrics()
 
         games, warmup = options["games"], options["warmup"]
         scripts = loadtest.script_games(games + warmup, max_turns=options["moves"])

@@ -35,6 +35,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -160,17 +161,19 @@ def hammer_process(
             if not stop.is_set():
                 post(token, "/api/analysis/best/", {"record": record, "count": 10})
 
-    threads = [
-        threading.Thread(target=user, args=pair, daemon=True)
-        for pair in users
-        for _ in range(THREADS_PER_USER)
-    ]
+    run_until(stop, user, [pair for pair in users for _ in range(THREADS_PER_USER)], 70)
+    results.put(dict(counts))
+
+
+def run_until(stop: Any, target: Callable[..., None], args: list[Any], join: float) -> None:
+    """``target(*a)`` in a daemon thread for each ``a`` of ``args``, until ``stop`` is set;
+    each thread is then given ``join`` seconds to end its call."""
+    threads = [threading.Thread(target=target, args=a, daemon=True) for a in args]
     for thread in threads:
         thread.start()
     stop.wait()
     for thread in threads:
-        thread.join(timeout=70)
-    results.put(dict(counts))
+        thread.join(timeout=join)
 
 
 def stack_cpu() -> dict[str, float]:

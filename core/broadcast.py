@@ -15,6 +15,8 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from core.metrics import BROADCAST_FAILURES
+
 logger = logging.getLogger(__name__)
 
 _failures = 0
@@ -23,6 +25,7 @@ _failures = 0
 def _count_failure() -> None:
     global _failures
     _failures += 1
+    BROADCAST_FAILURES.inc()
 
 
 def failure_count() -> int:

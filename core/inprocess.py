@@ -134,9 +134,11 @@ def _run_in_thread(key: tuple[str, tuple[Any, ...]], task: Any, args: tuple[Any,
         connections.close_all()
 
 
-class InProcessBeat:
-    """Runs ``CELERY_BEAT_SCHEDULE`` in a daemon thread of this process, as ``celery beat`` would
-    send it to a worker: each due task is dispatched like any enqueued task."""
+class Daemon:
+    """A loop in a daemon thread of this process, every ``tick`` seconds until stopped
+    (``_run`` waits on ``_stop``)."""
+
+    thread_name = "siesta-daemon"
 
     def __init__(self, tick: float = 1.0) -> None:
         self.tick = tick
@@ -144,13 +146,23 @@ class InProcessBeat:
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
-        self.thread = threading.Thread(target=self._run, name="siesta-beat", daemon=True)
+        self.thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
         self.thread.start()
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stop.set()
         if self.thread is not None:
             self.thread.join(timeout)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class InProcessBeat(Daemon):
+    """Runs ``CELERY_BEAT_SCHEDULE`` in a daemon thread of this process, as ``celery beat`` would
+    send it to a worker: each due task is dispatched like any enqueued task."""
+
+    thread_name = "siesta-beat"
 
     def _entries(self) -> list[tuple[str, Any, Any, tuple[Any, ...]]]:
         entries = []

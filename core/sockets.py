@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import Counter
@@ -51,6 +52,7 @@ from rest_framework.authtoken.models import Token
 
 from core import credentials, safejson
 from core.broadcast import group_send
+from core.metrics import SOCKET_MESSAGES, SOCKETS_OPEN
 
 logger = logging.getLogger(__name__)
 
@@ -149,6 +151,12 @@ def credential_valid(user_id: int, via: str, key: str) -> bool:
     return any(constant_time_compare(stored, h) for h in hashes)
 
 
+@functools.cache
+def _socket_metrics(kind: str) -> tuple[Any, Any]:
+    """The open sockets' gauge and the messages' counter of one kind, bound once."""
+    return SOCKETS_OPEN.labels(kind), SOCKET_MESSAGES.labels(kind)
+
+
 class TokenBucket:
     """``rate`` tokens a second, at most ``burst`` saved up; each message takes one."""
 
@@ -185,6 +193,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     )
     """How the gate runs its database check (the game socket uses its own thread pool)."""
 
+    kind = "other"
+    """The metrics' label of this kind of socket (``game``, ``tournament``, ``lobby``)."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = None
@@ -206,6 +217,10 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         self.opening_held = False
         self._opener: asyncio.Task[None] | None = None
         self._opening_sent: asyncio.Event | None = None
+        self._counted_open = False
+        self.frame_received_at = 0.0
+        """When the frame being handled arrived (``time.perf_counter``): the move's latency."""
+        self._open_gauge, self._messages = _socket_metrics(self.kind)
 
     # -- the gate around Channels' handlers -------------------------------------------------------
 
@@ -265,6 +280,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
+        self.frame_received_at = time.perf_counter()
+        self._messages.inc()
         if self.closed or not self.accepts_frames():
             return  # a frame that raced a close
         if self._opening_sent is not None:
@@ -321,6 +338,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         self.accepted = True
+        if not self._counted_open:
+            self._counted_open = True
+            self._open_gauge.inc()
         await super().accept(subprotocol, headers)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
@@ -488,6 +508,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def _release(self) -> None:
+        if self._counted_open:
+            self._counted_open = False
+            self._open_gauge.dec()
         self.opening_held = False
         self._stop_opener()
         keeper = self._keeper

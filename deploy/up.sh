@@ -35,6 +35,11 @@ export SIESTA_SITE_URL="${SIESTA_SITE_URL:-http://$site_host:$PORT}"
 # bench/asgi.py) instead of siesta_site.asgi; the site itself never routes it.
 export SIESTA_ECHO_WS="${SIESTA_ECHO_WS:-0}"
 export PYTHONUNBUFFERED=1
+# Metrics (docs/operations.md, Metrics): every process of the stack writes its values to files in
+# this directory, and a scrape of /metrics on any web process adds them up. Emptied at each start.
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$PWD/var/metrics}"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -name '*.db' -delete
 
 mkdir -p var/nginx/tmp
 # Open files: every socket is a descriptor, in nginx (two per proxied socket: its own limit is set in

@@ -43,6 +43,7 @@ from core.credentials import (
     is_personal_key,
     personal_token_grant,
 )
+from core.metrics import MOVE_SECONDS
 from core.sockets import (
     CLOSE_TOO_MANY,
     CLOSE_TRY_AGAIN,
@@ -50,7 +51,7 @@ from core.sockets import (
     GuardedJsonConsumer,
 )
 from games import realtime, rows, services
-from games.engine_budget import EngineBudgetSpent, EngineUnavailable
+from games.engine_budget import EngineBudgetSpent, EngineUnavailable, socket_address
 from games.models import Game
 from games.selectors import game_state_current, game_visible_check
 from games.state import (
@@ -243,6 +244,7 @@ class GameConsumer(GuardedJsonConsumer):
 
     error_fields = {"cell": None, "id": None}
     run_in_thread = staticmethod(db_call)
+    kind = "game"
 
     game_id: int | None
     user: User | None
@@ -386,10 +388,13 @@ class GameConsumer(GuardedJsonConsumer):
             "points": result.points,
         }
         await self.send_json(frame)
+        # A move made: its state was broadcast (after the commit, in the service's thread) before
+        # the ack. Refused moves are not observed.
+        MOVE_SECONDS.observe(time.perf_counter() - self.frame_received_at)
 
     async def _on_hint(self, content: Message) -> None:
         hint: HintResult = await db_call(services.game_hint)(
-            game_id=self._game_id, user=self._player
+            game_id=self._game_id, user=self._player, address=socket_address(self.scope)
         )
         frame: HintFrame = {
             "type": "hint",

@@ -16,7 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -73,7 +73,7 @@ class Game(models.Model):
         OPEN = "open", _("open")
         ACTIVE = "active", _("active")
         FINISHED = "finished", _("finished")
-        CANCELLED = "cancelled", _("cancelled")
+        CANCELLED = "cancelled", pgettext_lazy("game", "cancelled")
 
     class Mode(models.TextChoices):
         FFA = "ffa", _("free-for-all")
@@ -145,10 +145,20 @@ class Game(models.Model):
         help_text="Tournament games: each seat's first turn may start this long after the game "
         "did, and a seat that misses its first turn forfeits (0: no grace, a plain timeout).",
     )
+    bot_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Set while a bot is to move: since when (the re-enqueue sweep's due time).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "deadline"])]
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            models.Index(
+                fields=["bot_since"], condition=Q(bot_since__isnull=False), name="game_bot_since"
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(players__gte=2) & Q(players__lte=4), name="game_players_2_to_4"
@@ -295,3 +305,35 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis of game {self.game_id} ({self.status})"
+
+
+class SiteClock(models.Model):
+    """One row (``pk=1``): the site's heartbeat, written every ``SIESTA_HEARTBEAT_SECONDS`` by
+    each serving and worker process while the database and Redis answer (``games.clock``). A gap
+    longer than ``SIESTA_OUTAGE_GAP_SECONDS`` is an outage: the running turns are extended by it."""
+
+    beat_at = models.DateTimeField()
+    outage_ended_at = models.DateTimeField(
+        null=True, blank=True, help_text="The end of the last outage (no timeout for a grace)."
+    )
+
+    def __str__(self) -> str:
+        return f"Site clock (beat at {self.beat_at})"
+
+
+class ClockOutage(models.Model):
+    """A time the site could not take moves (a gap in the heartbeat), and the turns it gave back."""
+
+    started_at = models.DateTimeField(help_text="The last beat before the gap.")
+    ended_at = models.DateTimeField(help_text="The first beat after it.")
+    games = models.PositiveIntegerField(default=0, help_text="Running turns extended.")
+
+    class Meta:
+        ordering = ["-ended_at"]
+
+    def __str__(self) -> str:
+        return f"Outage {self.started_at} - {self.ended_at}"
+
+    @property
+    def seconds(self) -> float:
+        return (self.ended_at - self.started_at).total_seconds()

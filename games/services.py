@@ -30,7 +30,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import engine_budget, realtime, rows
+from core.metrics import PLAYERS_OUT
+from games import clock, engine_budget, realtime, rows
 from games.engine import EngineError, IllegalMoveError, Position
 from games.engine import Turn as EngineTurn
 from games.engine.search import best_turn
@@ -207,6 +208,14 @@ def _deadline_for(game: Game, seats: Sequence[Seat]) -> datetime | None:
     return start + timedelta(seconds=game.turn_seconds)
 
 
+def _set_clock(game: Game, seats: Sequence[Seat]) -> None:
+    """Start the clock of the seat to move: a person's deadline (``_deadline_for``), or the time
+    since a bot has been to move (``bot_since``, the re-enqueue sweep's due time)."""
+    seat = game.seat_to_move(seats) if game.status == Game.Status.ACTIVE else None
+    game.deadline = _deadline_for(game, seats) if seat is not None else None
+    game.bot_since = _now() if seat is not None and seat.played_by_bot else None
+
+
 def _schedule_bot(game: Game, seats: Sequence[Seat]) -> None:
     """If a bot is to move, enqueue its turn after the commit."""
     seat = game.seat_to_move(seats)
@@ -221,6 +230,7 @@ def _finish(game: Game, seats: Sequence[Seat], reason: str) -> None:
     game.finished_at = _now()
     game.to_move = None
     game.deadline = None
+    game.bot_since = None
     game.winners = outcome_of(game, seats).winners
     _save_changed(game)
     game_finished.send(sender=Game, outcome=finished_game(game))
@@ -237,7 +247,7 @@ def _start(game: Game, seats: Sequence[Seat]) -> None:
     game.status = Game.Status.ACTIVE
     game.started_at = _now()
     game.to_move = 1
-    game.deadline = _deadline_for(game, seats)
+    _set_clock(game, seats)
     _schedule_bot(game, seats)
 
 
@@ -622,8 +632,7 @@ def _move_at_version(
     game_id: int, move: str, seat_for: SeatFor, *, by_bot: bool, lock: bool
 ) -> MoveResult | _TimedOut | None:
     game, seats = _read_for_move(game_id, lock=lock)
-    late = game.status == Game.Status.ACTIVE and game.deadline and game.deadline < _now()
-    if late and not by_bot:
+    if not by_bot and clock.turn_is_late(game, _now()):
         if not lock:
             raise _VersionMoved
         if _expire_turn(game, seats, _now()):
@@ -636,7 +645,7 @@ def _move_at_version(
     game.version += 1
     if not position.over:
         game.to_move = position.to_move
-        game.deadline = _deadline_for(game, seats)
+        _set_clock(game, seats)
     # The move that ends the game is announced and rated inside the transaction of its write.
     with transaction.atomic() if position.end is not None else contextlib.nullcontext():
         try:
@@ -716,14 +725,16 @@ def _hint_position(game_id: int, user: User) -> tuple[Position, int]:
     raise TurnTimedOut(_("The time for this turn ran out."), ply=game.ply)
 
 
-def game_hint(*, game_id: int, user: User) -> HintResult:
+def game_hint(*, game_id: int, user: User, address: str = "") -> HintResult:
     """The engine's best turn for the caller, who becomes ``hinted`` for this game.
 
     The search runs outside the transaction, in the engine pool, and draws from the caller's
-    engine budget (``games.engine_budget``: refused before the search when spent)."""
-    engine_budget.BUDGET.check(engine_budget.user_ident(user))
+    engine budget and from their ``address``'s (``games.engine_budget``: refused before the
+    search when spent; it waits its turn among the address's and the others' searches)."""
+    caller = engine_budget.Caller(engine_budget.user_ident(user), address)
+    engine_budget.BUDGET.check(caller)
     position, ply = _hint_position(game_id, user)
-    best = engine_budget.search(engine_budget.user_ident(user), best_turn, position)
+    best = engine_budget.search(caller, best_turn, position)
     with transaction.atomic():
         game, seats = _lock(game_id)
         late = _expire_turn(game, seats, _now())
@@ -748,14 +759,19 @@ def _put_out(game: Game, seats: list[Seat], seat: Seat, reason: str) -> None:
     seat.out_reason = reason
     seat.hint_pending = False
     seat.save(update_fields=["out_reason", "hint_pending"])
+    _after_commit(_count_out, reason)
     in_play = [s for s in seats if not s.is_out]
     people_in_play = [s for s in in_play if not s.is_bot]
     if game.players == 2 or len(in_play) < 2 or not people_in_play:
         _finish(game, seats, reason)
         return
     if game.to_move == seat.seat:
-        game.deadline = None
+        _set_clock(game, seats)
         _schedule_bot(game, seats)
+
+
+def _count_out(reason: str) -> None:
+    PLAYERS_OUT.labels(reason).inc()
 
 
 def game_resign(*, game_id: int, user: User) -> Game:
@@ -774,10 +790,11 @@ def game_resign(*, game_id: int, user: User) -> Game:
 
 
 def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
-    """If the person to move let the deadline pass before ``now``, put them out (timeout, or
-    forfeit on a first turn of a game with a grace period) and publish. Returns whether it did.
-    A bot's seat has no clock; a stray deadline is cleared."""
-    if game.status != Game.Status.ACTIVE or not game.deadline or game.deadline >= now:
+    """If the person to move let the deadline pass before ``now`` (``clock.turn_is_late``: never
+    during a site outage or the grace after one), put them out (timeout, or forfeit on a first
+    turn of a game with a grace period) and publish. Returns whether it did. A bot's seat has no
+    clock; a stray deadline is cleared."""
+    if not clock.turn_is_late(game, now):
         return False
     seat = game.seat_to_move(seats)
     if seat is None or seat.played_by_bot:
@@ -794,9 +811,11 @@ def _expire_turn(game: Game, seats: list[Seat], now: datetime) -> bool:
 def game_turn_timeouts_expire(*, now: datetime | None = None) -> list[int]:
     """Put out every player whose turn time ran out (run by a periodic task). Returns game ids."""
     now = now or _now()
-    expired = []
+    expired: list[int] = []
+    if clock.holds(now):  # an outage, or just after one: no turn is late
+        return expired
     candidates = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
-    for game_id in candidates.values_list("pk", flat=True):
+    for game_id in candidates.order_by().values_list("pk", flat=True)[:EXPIRE_BATCH]:
         with transaction.atomic():
             game, seats = _lock(game_id)
             if _expire_turn(game, seats, now):
@@ -804,20 +823,40 @@ def game_turn_timeouts_expire(*, now: datetime | None = None) -> list[int]:
     return expired
 
 
+EXPIRE_BATCH = 500
+"""Turns a sweep expires at most (the next sweep takes the rest)."""
+
+BOT_TURNS_BATCH = 500
+"""Waiting bot turns a sweep lists at most."""
+
+
 def bot_turns_waiting(*, older_than: timedelta) -> list[tuple[int, int]]:
-    """(game id, ply) of active games where a bot has been to move for longer than given."""
+    """(game id, ply) of active games where a bot has been to move for longer than given: found by
+    their due time (``Game.bot_since``, indexed), never by reading every game."""
     cutoff = _now() - older_than
-    waiting = []
-    games = Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats", "turns")
-    for game in games:
-        seat = game.seat_to_move()
-        if seat is None or not seat.played_by_bot:
-            continue
-        turns = list(game.turns.all())
-        since = turns[-1].played_at if turns else (game.started_at or game.created_at)
-        if since < cutoff:
-            waiting.append((game.pk, game.ply))
-    return waiting
+    waiting = Game.objects.filter(status=Game.Status.ACTIVE, bot_since__lt=cutoff)
+    return list(waiting.order_by("bot_since").values_list("pk", "ply")[:BOT_TURNS_BATCH])
+
+
+def site_heartbeat(*, now: datetime | None = None) -> list[int]:
+    """The site's heartbeat (``games.clock``), run by every process every few seconds while the
+    database and Redis answer. The first beat after an outage extends the running turns by it;
+    their watchers are sent the new deadlines. Returns the ids of the games extended."""
+    outage = clock.record_beat(now or _now())
+    if outage is None:
+        return []
+    logger.warning(
+        "site outage of %.1f s (%s to %s): %s running turns extended",
+        (outage.ended_at - outage.started_at).total_seconds(),
+        outage.started_at.isoformat(),
+        outage.ended_at.isoformat(),
+        len(outage.game_ids),
+    )
+    for game_id in outage.game_ids:
+        seats = rows.seats_of(game_id)
+        if seats:
+            _send_state(_state_of(seats[0].game, seats))
+    return outage.game_ids
 
 
 __all__ = [
@@ -848,4 +887,5 @@ __all__ = [
     "game_settings_check",
     "game_turn_preview",
     "game_turn_timeouts_expire",
+    "site_heartbeat",
 ]

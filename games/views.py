@@ -6,7 +6,7 @@ turn service errors into messages, never into a 500.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.plurals import counted_forms
 from games import selectors, services
+from games.a11y import a11y_strings
 from games.engine.notation import COLUMNS, SIZE, board_squares, cell_name
 from games.forms import (
     OPPONENT_SEATS,
@@ -244,12 +246,6 @@ def _seat_view(
     }
 
 
-def counted_forms(text: Callable[[int], str]) -> dict[str, str]:
-    """Both forms of a counted text: the scripts' ``plural`` picks one with Intl.PluralRules
-    (n = 2 gives gettext's "other" form in every language of the site)."""
-    return {"one": text(1), "other": text(2)}
-
-
 def client_strings() -> dict[str, Any]:
     """The translated words the page scripts show, handed to them with ``json_script``.
 
@@ -257,6 +253,7 @@ def client_strings() -> dict[str, Any]:
     return {
         "seat": _("Player %(seat)s"),
         "seat_label": _("Player %(seat)s:"),
+        "seat_title": _("Player %(seat)s: %(name)s"),
         "score_label": _("Score:"),
         "team": _("Team %(team)s"),
         "bots": {
@@ -364,4 +361,5 @@ def client_strings() -> dict[str, Any]:
             "turn_axis": _("Turn"),
             "score_axis": _("Score"),
         },
+        "a11y": a11y_strings(),
     }

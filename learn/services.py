@@ -236,7 +236,7 @@ def puzzle_attempt_make(
     move: str,
     user: User | None = None,
     seen: bool = False,
-    budget: str | None = None,
+    budget: engine_budget.Caller | str | None = None,
 ) -> AttemptResult:
     """Check a turn against a puzzle: solved when it scores the maximum (any maximal turn).
 
@@ -245,7 +245,7 @@ def puzzle_attempt_make(
     streaks; later ones are practice. ``seen``: the caller's browser already had a result on this
     puzzle (perhaps signed out, its answer shown): practice too. An illegal turn raises
     :class:`PuzzleError` naming the cell and changes nothing. The check draws from the engine
-    budget ``budget`` (``engine_budget.request_ident``; the user's when None)."""
+    budget ``budget`` (``engine_budget.request_caller``; the user's when None)."""
     puzzle = _puzzle_or_not_found(puzzle_id)
     pos = puzzle_position(puzzle)
     if budget is None and user is not None:

@@ -18,11 +18,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from core.converters import id_of
+from core.plurals import counted_forms
 from games import selectors as game_selectors
 from games.engine.notation import COLUMNS, EMPTY_BOARD
 from games.errors import GameNotFound
 from games.models import Game
-from games.views import board_rows, client_strings, counted_forms
+from games.views import board_rows, client_strings
 from learn import board, selectors, services
 from learn.models import Puzzle
 

@@ -14,6 +14,7 @@ class SiestaSiteConfig(AppConfig):
         from django.urls import register_converter
 
         from core.converters import IdConverter
+        from core.heartbeat import start_heartbeat
         from core.inprocess import start_inprocess_beat
 
         # Before any URLconf is read: every route's ``<id:...>`` (core/converters.py).
@@ -22,3 +23,5 @@ class SiestaSiteConfig(AppConfig):
         # Without a broker, the first request a server answers starts the periodic tasks in its
         # process (turn timeouts, bot re-enqueue, sweeps); see core/inprocess.py.
         request_started.connect(start_inprocess_beat, dispatch_uid="siesta-inprocess-beat")
+        # Each serving process beats while the database and Redis answer (core/heartbeat.py).
+        request_started.connect(start_heartbeat, dispatch_uid="siesta-heartbeat")

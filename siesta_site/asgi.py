@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.urls import URLPattern
 
+from core.metrics import start_process
 from siesta_site.routing import (
     same_origin_validator,
     socket_auth_stack,
@@ -45,6 +46,9 @@ def site_application(socket_routes: list[URLPattern]) -> ProtocolTypeRouter:
 
 
 application = site_application(websocket_urlpatterns)
+
+# The metrics (core/metrics.py): this web process's start, and its sampled gauges.
+start_process("web")
 
 # What the process made while starting (modules, settings, URL patterns, routing: about
 # 150,000 objects) lives as long as it does. Frozen, the collector's full passes no longer walk it,

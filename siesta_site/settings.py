@@ -18,6 +18,8 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_MAX_OPEN_GAMES``, ``SIESTA_MAX_BOT_GAMES``, ``SIESTA_OPEN_GAME_MINUTES`` (fair use)
 - ``SIESTA_TOURNAMENT_GRACE_SECONDS`` (a tournament game's first turns: the grace before the clock
   runs; a missed first turn forfeits; default 30; docs/tournaments.md)
+- ``SIESTA_METRICS_TOKEN``, ``SIESTA_METRICS_ALLOW``, ``PROMETHEUS_MULTIPROC_DIR`` (the
+  ``/metrics`` endpoint; docs/operations.md, Metrics)
 - ``SIESTA_WS_MESSAGE_RATE``, ``SIESTA_WS_MESSAGE_BURST``, ``SIESTA_WS_MAX_DROPPED``,
   ``SIESTA_WS_CONNECTIONS_PER_ADDRESS`` (WebSocket abuse; docs/reliability.md),
   ``SIESTA_WS_AUTH_RECHECK_SECONDS`` (docs/reliability.md, One gate for every socket),
@@ -25,8 +27,9 @@ Everything that differs between machines is read from the environment here, in o
   opening frame; default 1; docs/sockets.md, The handshake)
 - ``SIESTA_ANALYSIS_RATE`` (throttle of the analysis API, default ``120/minute``)
 - ``SIESTA_ENGINE_BUDGET``, ``SIESTA_ENGINE_BUDGET_WINDOW``, ``SIESTA_ENGINE_POOL``,
-  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``
-  (the CPU budget of hints, analysis and puzzle checks; games/engine_budget.py)
+  ``SIESTA_ENGINE_WORKERS``, ``SIESTA_ENGINE_NICE``, ``SIESTA_ENGINE_CAP``, ``SIESTA_ENGINE_WAIT``,
+  ``SIESTA_ENGINE_ADDRESS_BUDGET``, ``SIESTA_ENGINE_ADDRESS_QUEUE`` (the CPU budget of hints,
+  analysis and puzzle checks, the engine pool's fair queue; games/engine_budget.py)
 - ``SIESTA_SITE_URL`` (the site's origin, ``https://host[:port]``: every mailed link is built
   from it; default ``http://127.0.0.1:8000``, required in production)
 - ``SIESTA_HEALTH_TOKEN``, ``SIESTA_HEALTH_CACHE_SECONDS`` (who sees /health/'s checks, and how
@@ -39,6 +42,7 @@ Everything that differs between machines is read from the environment here, in o
 - ``SIESTA_THROTTLE_*``, ``DJANGO_NUM_PROXIES``: see core/throttling.py.
 """
 
+import ipaddress
 import os
 import tempfile
 from pathlib import Path
@@ -223,10 +227,11 @@ if _POSTGRES and env.bool("DJANGO_DB_PREPARED", default=True):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Django's checks in the site's words (siesta_site/passwords.py).
+    {"NAME": "siesta_site.passwords.SimilarityValidator"},
+    {"NAME": "siesta_site.passwords.LengthValidator"},
+    {"NAME": "siesta_site.passwords.CommonValidator"},
+    {"NAME": "siesta_site.passwords.NumericValidator"},
     {"NAME": "siesta_site.passwords.NotBlankValidator"},
 ]
 LOGIN_URL = "login"
@@ -508,6 +513,20 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 # in background threads and the beat schedule above in a daemon thread (core/inprocess.py).
 SIESTA_TASKS_IN_THREADS = env.bool("SIESTA_TASKS_IN_THREADS", default=CELERY_TASK_ALWAYS_EAGER)
 SIESTA_INPROCESS_BEAT = env.bool("SIESTA_INPROCESS_BEAT", default=CELERY_TASK_ALWAYS_EAGER)
+# Turn clocks wait for the site (games/clock.py, docs/reliability.md): every process beats every
+# SIESTA_HEARTBEAT_SECONDS while the database and Redis answer; a gap longer than
+# SIESTA_OUTAGE_GAP_SECONDS is an outage, which every running turn gets back, and no turn is
+# decided late during one or for SIESTA_OUTAGE_GRACE_SECONDS after it.
+SIESTA_HEARTBEAT = env.bool("SIESTA_HEARTBEAT", default=True)
+SIESTA_HEARTBEAT_BEAT = "games.services.site_heartbeat"
+SIESTA_HEARTBEAT_SECONDS = env.float("SIESTA_HEARTBEAT_SECONDS", default=1.0)
+SIESTA_OUTAGE_GAP_SECONDS = env.float("SIESTA_OUTAGE_GAP_SECONDS", default=4.0)
+SIESTA_OUTAGE_GRACE_SECONDS = env.float("SIESTA_OUTAGE_GRACE_SECONDS", default=15.0)
+# Engine work (bot turns, analyses, the puzzle pool) runs below the serving processes on a shared
+# box: a Celery worker whose queues include one of SIESTA_NICE_QUEUES lowers its priority by
+# SIESTA_WORKER_NICE (siesta_site/celery.py; 0: as the web processes).
+SIESTA_WORKER_NICE = env.int("SIESTA_WORKER_NICE", default=10)
+SIESTA_NICE_QUEUES = ["bots", "analyses"]
 
 # Fair use of shared resources (docs/reliability.md): per user, at most this many open games
 # waiting for players and this many unfinished games with bots; open games nobody completed within
@@ -543,6 +562,22 @@ SIESTA_HEALTH_CACHE_SECONDS = env.float("SIESTA_HEALTH_CACHE_SECONDS", default=1
 # (siesta_site/outage.py).
 SIESTA_DB_RETRY_AFTER = env.int("SIESTA_DB_RETRY_AFTER", default=10)
 
+# Health checks and Prometheus probe the web processes directly, over plain HTTP
+# (siesta_site/health.py, siesta_site/metrics.py): never redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^metrics$"]
+
+# /metrics (siesta_site/metrics.py, docs/operations.md "Metrics"): answered to staff, to a request
+# with ``Authorization: Bearer <SIESTA_METRICS_TOKEN>`` (unset: no token is accepted), and to
+# clients whose address (as Daphne sees it: behind nginx, X-Forwarded-For) is in one of the
+# networks of SIESTA_METRICS_ALLOW (default: loopback); a 404 to anyone else.
+# PROMETHEUS_MULTIPROC_DIR: every process of the box writes its values there and a scrape adds
+# them up (core/metrics.py; `make up` sets it); unset, a scrape reports its own process.
+SIESTA_METRICS_TOKEN = env.str("SIESTA_METRICS_TOKEN", default="")
+SIESTA_METRICS_ALLOW = env.list("SIESTA_METRICS_ALLOW", default=["127.0.0.0/8", "::1/128"])
+for _network in SIESTA_METRICS_ALLOW:  # a mistyped network stops the start, not every scrape
+    ipaddress.ip_network(_network.strip(), strict=False)
+PROMETHEUS_MULTIPROC_DIR = env.str("PROMETHEUS_MULTIPROC_DIR", default="") or None
+
 # Engine work (hints, the analysis API, puzzle checks) draws from one CPU budget per user (per
 # address signed out): SIESTA_ENGINE_BUDGET CPU seconds (0: no budget), refilled evenly over
 # SIESTA_ENGINE_BUDGET_WINDOW seconds. Searches run in a pool of SIESTA_ENGINE_WORKERS spawned
@@ -552,14 +587,27 @@ SIESTA_DB_RETRY_AFTER = env.int("SIESTA_DB_RETRY_AFTER", default=10)
 SIESTA_ENGINE_BUDGET = env.float("SIESTA_ENGINE_BUDGET", default=6.0)
 SIESTA_ENGINE_BUDGET_WINDOW = env.float("SIESTA_ENGINE_BUDGET_WINDOW", default=60.0)
 SIESTA_ENGINE_POOL = env.bool("SIESTA_ENGINE_POOL", default=True)
-SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=1)
+# Two workers, of which one computes at a time: one address runs on at most
+# SIESTA_ENGINE_WORKERS - 1 of them, and a search of an address served less lately pauses the
+# others (games/engine_budget.py, FairQueue): no address waits for a flooding one's search.
+SIESTA_ENGINE_WORKERS = env.int("SIESTA_ENGINE_WORKERS", default=2)
 # The puzzle pool (learn.tasks.puzzle_pool_top_up, every 5 minutes): keep this many puzzles
 # untried by anyone, playing at most SIESTA_PUZZLE_POOL_GAMES games (about 5 s each) per run.
 SIESTA_PUZZLE_POOL = env.int("SIESTA_PUZZLE_POOL", default=300)
 SIESTA_PUZZLE_POOL_GAMES = env.int("SIESTA_PUZZLE_POOL_GAMES", default=3)
+# ... and only while the cores are idle: the 1-minute load average per core below this (a negative
+# value: never periodically; `manage.py top_up_puzzles` fills the pool at install).
+SIESTA_PUZZLE_POOL_MAX_LOAD = env.float("SIESTA_PUZZLE_POOL_MAX_LOAD", default=0.5)
 SIESTA_ENGINE_NICE = env.int("SIESTA_ENGINE_NICE", default=19)
 SIESTA_ENGINE_CAP = env.float("SIESTA_ENGINE_CAP", default=5.0)
 SIESTA_ENGINE_WAIT = env.float("SIESTA_ENGINE_WAIT", default=30.0)
+# Every address has a bucket of its own, shared by all its callers (accounts behind one address):
+# SIESTA_ENGINE_ADDRESS_BUDGET CPU seconds per window (0: none). Searches wait for a worker in a
+# fair queue (addresses in turn, then an address's callers in turn); at most
+# SIESTA_ENGINE_ADDRESS_QUEUE searches of one address wait or run at once per web process (0: no
+# cap; beyond, 429 engine_queue).
+SIESTA_ENGINE_ADDRESS_BUDGET = env.float("SIESTA_ENGINE_ADDRESS_BUDGET", default=6.0)
+SIESTA_ENGINE_ADDRESS_QUEUE = env.int("SIESTA_ENGINE_ADDRESS_QUEUE", default=4)
 
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True

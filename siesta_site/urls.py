@@ -5,9 +5,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from accounts.views import sign_in_throttled
 from siesta_site.asyncapi import AsyncApiDocument
 from siesta_site.health import health
+from siesta_site.metrics import metrics
 
 urlpatterns = [
     path("health/", health, name="health"),  # for nginx and the containers' health checks
+    path("metrics", metrics, name="metrics"),  # for Prometheus (staff, a token or an address)
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/login/", sign_in_throttled(admin.site.login)),
     path("admin/", admin.site.urls),

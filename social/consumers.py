@@ -335,6 +335,7 @@ class LobbyConsumer(GuardedJsonConsumer):
     """One open page of a person (or an anonymous visitor, who only gets the online count).
     Frames pass the gate's limits (``core.sockets``) first."""
 
+    kind = "lobby"
     user: User | None
 
     async def connect(self) -> None:

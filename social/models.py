@@ -20,7 +20,7 @@ class Seek(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("waiting")
         MATCHED = "matched", _("matched")
-        CANCELLED = "cancelled", _("cancelled")
+        CANCELLED = "cancelled", pgettext_lazy("quick pairing", "cancelled")
         EXPIRED = "expired", _("expired")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

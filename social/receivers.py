@@ -24,6 +24,7 @@ def round_started_notify(
     tournament_id: int,
     name: str,
     round: int,
+    name_key: str = "",
     seats: list[tuple[int, int | None]],
     arena: bool = False,
     **kwargs: Any,
@@ -32,7 +33,12 @@ def round_started_notify(
     player of the round, linking to their game (or the tournament for a bye), and their next
     game pushed to their open pages, which lead them there."""
     tournament_round_notices(
-        tournament_id=tournament_id, name=name, round_number=round, seats=seats, arena=arena
+        tournament_id=tournament_id,
+        name=name,
+        name_key=name_key,
+        round_number=round,
+        seats=seats,
+        arena=arena,
     )
     tournament_games_push(tournament_id=tournament_id, seats=seats)
 

@@ -55,7 +55,7 @@ _SERVICES = {"needs PostgreSQL": "PostgreSQL", "needs Redis": "Redis"}
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line at the end saying how many tests the missing services left out, and how to run
-    them (the README's `make test` on a bare machine skips them)."""
+    them (`make test` on a bare machine skips them)."""
     counts = dict.fromkeys(_SERVICES.values(), 0)
     for report in terminalreporter.stats.get("skipped", []):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
@@ -84,14 +84,16 @@ def user(db):
     return UserFactory()
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _no_background_tasks_by_default(django_test_environment):
-    """Off for the whole session, not only inside each test: a request that a test's thread makes
-    after the test has ended must not start the in-process beat either."""
+def pytest_configure(config: pytest.Config) -> None:
+    """No background threads for the whole session, from before collection on: a module that
+    requests a page while it is imported (schemathesis reads the schema so) would otherwise start
+    the in-process beat and the heartbeat, whose writes then leak into every later test; nor may
+    a request that a test's thread makes after the test has ended."""
     from django.conf import settings as django_settings
 
     django_settings.SIESTA_INPROCESS_BEAT = False
     django_settings.SIESTA_TASKS_IN_THREADS = False
+    django_settings.SIESTA_HEARTBEAT = False  # tests of the turn clocks beat by hand
 
 
 @pytest.fixture(autouse=True)

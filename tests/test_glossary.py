@@ -31,12 +31,27 @@ class Forbidden:
     unless: str | None = None  # a msgid pattern that exempts the entry (a second meaning)
 
 
+def compound(word: str, *allowed: str) -> str:
+    """A forbidden word anywhere in a word, as German builds compounds: ``compound("Brett")``
+    catches "Brett", "Analysebrett", "Brettrand" and "Spielbretts"; the ``allowed`` words
+    (any word containing one, any case) are other ideas that happen to contain it
+    ("Brettspiel", "Brettspiele")."""
+    exempt = "".join(rf"(?!\w*{re.escape(a)})" for a in allowed)
+    return rf"(?i:\b{exempt}\w*{re.escape(word)}\w*)"
+
+
 ANY = r"."
 RATING = r"(?i)\brat(ing|ings|ed)\b"
 ROUND = r"(?i)\brounds?\b(?![- ]robin)"
 ROUND_ROBIN = r"(?i)\bround[- ]robin\b"
 SEAT = r"(?i)\bseats?\b"
 SCORE = r"(?i)\bscor(e|es|ing)\b"
+PUZZLE = r"(?i)\bpuzzles?\b"
+PIECE = r"(?i)\bpieces?\b"
+CELL = r"(?i)\bcells?\b"
+MOVE = r"(?i)\bmoves?\b|\bto move\b"
+TURN = r"(?i)\bturns?\b"
+STAFF = r"(?i)\bstaff\b"
 
 RULES = [
     # Italian: Elo / punteggio / punti; round (tournament) / turno (game); posizionamento; tu.
@@ -46,19 +61,37 @@ RULES = [
     Forbidden("it", r"(?i)\breplay\b", r"(?i)\breplica\b", "the site says 'replay'"),
     Forbidden("it", r"(?i)\bseat %\(seat\)s|per seat\b", r"(?i)\bpost[oi]\b", "'giocatore N'"),
     Forbidden("it", ANY, r"\b(Lei|Suo|Sua|Suoi|Sue)\b", "Italian addresses the player with 'tu'"),
+    Forbidden("it", PUZZLE, r"(?i)\b(enigm|rompicap|puzzle)", "a puzzle is 'problema'"),
+    Forbidden("it", PIECE, r"(?i)\b(pedin|gettoni?)", "a piece is 'pezzo'"),
+    Forbidden("it", CELL, r"(?i)\b(cell[ae]|quadrat)", "a cell is 'casella'"),
+    Forbidden(
+        "it", TURN, r"(?i)\bmoss[ae]\b", "a turn is 'turno' ('mossa' is a move)", unless=MOVE
+    ),
+    Forbidden("it", STAFF, r"(?i)\bsquadr", "staff is 'lo staff' ('squadra' is a team)"),
     # Spanish: Elo / puntuación / puntos; liga vs todos contra todos; jugador/puesto; Techo; tú.
     Forbidden("es", RATING, r"(?i)puntuaci", "a rating is 'Elo', 'puntuación' is the game score"),
     Forbidden("es", ROUND_ROBIN, r"(?i)todos contra todos", "round robin is 'liga'"),
     Forbidden("es", r"(?i)\broofs?\b", r"(?i)\btejados?\b", "the roof is 'Techo'"),
     Forbidden("es", SEAT, r"(?i)\basientos?\b", "a seat is 'jugador' or 'puesto'"),
     Forbidden("es", ANY, r"(?i)\busted(es)?\b", "Spanish addresses the player with 'tú'"),
+    Forbidden("es", PUZZLE, r"(?i)\b(rompecabezas|acertijo|puzzle)", "a puzzle is 'problema'"),
+    Forbidden("es", PIECE, r"(?i)\bfichas?\b", "a piece is 'pieza'"),
+    Forbidden("es", CELL, r"(?i)\b(celdas?|cuadros?)\b", "a cell is 'casilla'"),
+    Forbidden("es", MOVE, r"(?i)\bmovimientos?\b", "a move is 'jugada'"),
+    Forbidden("es", TURN, r"(?i)\bjugadas?\b", "a turn is 'turno'", unless=MOVE + "|ply"),
+    Forbidden("es", STAFF, r"(?i)\bequipo", "staff are 'los administradores' ('equipo' is a team)"),
     # German: Wertung (rating) / Punktestand (score) / Punkte (points); Spielfeld; abbestellen; du.
     Forbidden("de", r"(?i)unsubscrib", r"(?i)abmeld", "'Abmelden' is log out: 'abbestellen'"),
     Forbidden("de", SCORE, r"(?i)wertung", "'Wertung' is the rating", unless=RATING),
     Forbidden("de", RATING, r"(?i)elo-zahl", "the rating is 'Wertung'/'Elo-Wertung'"),
     Forbidden("de", r"^Score$", r"^Punkte$", "'Punkte' is the tournament points column"),
-    Forbidden("de", r"(?i)\bboard\b(?! game)", r"\bBrett\b", "the board is 'Spielfeld'"),
-    Forbidden("de", r"(?i)\brows?\b", r"\bReihen?\b", "a row is 'Zeile'"),
+    Forbidden("de", r"(?i)\bboard\b(?! game)", compound("brett", "Brettspiel"), "'Spielfeld'"),
+    Forbidden("de", r"(?i)\brows?\b", compound("reihe", "Reihenfolge"), "a row is 'Zeile'"),
+    Forbidden("de", PUZZLE, compound("aufgabe") + "|" + compound("puzzle"), "a puzzle: 'Rätsel'"),
+    Forbidden("de", PIECE, compound("figur") + r"|\bTeile?\b", "a piece is 'Stein'"),
+    Forbidden("de", CELL, compound("zelle") + "|" + compound("kästchen"), "a cell is 'Feld'"),
+    Forbidden("de", MOVE, compound("bewegung"), "a move is 'Zug'"),
+    Forbidden("de", STAFF, compound("team"), "staff are 'Admins' ('Team' is the Teams mode)"),
     Forbidden("de", r"(?i)\bply\b", r"(?i)halbzug", "'Zug'"),
     Forbidden("de", ANY, r"\b(Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b", "German says 'du'"),
     Forbidden("de", ANY, r"(?i)partie", "a game is 'Spiel' (Turnierspiel), never 'Partie'"),
@@ -72,6 +105,15 @@ RULES = [
         unless=r"(?i)leaderboard|standings",
     ),
     Forbidden("fr", SEAT, r"(?i)\bsièges?\b", "a seat is 'joueur' or 'place'"),
+    Forbidden("fr", PUZZLE, r"(?i)\b(énigme|casse-tête|puzzle)", "a puzzle is 'problème'"),
+    Forbidden("fr", PIECE, r"(?i)\b(pions?|jetons?)\b", "a piece is 'pièce'"),
+    Forbidden("fr", CELL, r"(?i)\bcellules?\b", "a cell is 'case'"),
+    Forbidden("fr", MOVE, r"(?i)\bmouvements?\b", "a move is 'coup'"),
+    Forbidden("fr", r"(?i)\bto move\b", r"(?i)\bau trait\b", "'à jouer'"),
+    Forbidden(
+        "fr", TURN, r"(?i)\bcoups?\b", "a turn is 'tour' ('coup' is a move)", unless=MOVE + "|ply"
+    ),
+    Forbidden("fr", STAFF, r"(?i)\béquipe", "staff are 'les administrateurs' ('équipe': a team)"),
     Forbidden(
         "fr",
         ANY,
@@ -168,6 +210,38 @@ def test_forbidden_rule_catches_a_tournament_round_called_turno():
     assert not re.search(rule.term, "Round 1 di 3")
 
 
+def _rule(language: str, concept: str) -> Forbidden:
+    return next(r for r in RULES if r.language == language and r.concept == concept)
+
+
+@pytest.mark.parametrize(
+    ("text", "caught"),
+    [
+        ("Analysebrett", True),
+        ("Frei erkunden auf dem Analysebrett", True),
+        ("das Brett", True),
+        ("am Spielbrettrand", True),
+        ("Analyse-Spielfeld", False),
+        ("Siesta ist ein Brettspiel", False),
+        ("zwei Brettspiele", False),
+    ],
+)
+def test_a_german_rule_catches_the_forbidden_word_inside_compounds(text, caught):
+    """German glues words together: the board rule must see "Brett" in "Analysebrett"."""
+    rule = _rule("de", r"(?i)\bboard\b(?! game)")
+    assert bool(re.search(rule.term, text)) is caught
+
+
+def test_compound_rules_keep_their_exemptions():
+    row = _rule("de", r"(?i)\brows?\b")
+    assert re.search(row.term, "Dachreihe")
+    assert not re.search(row.term, "in beliebiger Reihenfolge")
+    staff = _rule("de", STAFF)
+    assert re.search(staff.term, "das Team")
+    assert re.search(staff.term, "Teammitglieder")
+    assert not re.search(staff.term, "die Admins")
+
+
 def test_counted_points_are_plural_entries():
     """A count shown with "points" goes through ngettext/blocktranslate count ("1 points")."""
     counted = re.compile(r"%\((points|best|count|counter)\)s points?\b")
@@ -204,3 +278,16 @@ def test_the_english_source_names_a_player_never_a_seat_number():
         if re.search(r"\bSeat %\(seat\)s|\bseat %\(seat\)s", _msgids(entry))
     ]
     assert not seats, "\n".join(seats)
+
+
+@pytest.mark.parametrize("language", ["it", "fr"])
+def test_apostrophes_are_typographic(language):
+    """One apostrophe in Italian and French: ’ (l’Elo, qu’une), never ' between letters."""
+    straight = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
+    problems = [
+        f"django.po:{entry.line} {entry.msgid!r}: {text!r}"
+        for entry in _catalogue(language)
+        for text in _texts(entry)
+        if straight.search(text)
+    ]
+    assert not problems, "\n".join(problems)

@@ -200,3 +200,10 @@ def test_the_site_url_is_an_origin():
         proc = run_settings(SIESTA_SITE_URL=bad)
         assert proc.returncode != 0, bad
         assert "SIESTA_SITE_URL must be the site's origin" in proc.stderr
+
+
+def test_a_mistyped_network_in_the_metrics_allow_list_stops_the_start():
+    assert load_settings(SIESTA_METRICS_ALLOW="10.0.0.0/8, ::1/128")["debug"] is True
+    refused = run_settings(SIESTA_METRICS_ALLOW="10.0.0.0/8,nonsense")
+    assert refused.returncode != 0
+    assert "'nonsense' does not appear to be an IPv4 or IPv6 network" in refused.stderr

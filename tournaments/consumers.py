@@ -45,6 +45,7 @@ def _current_version(tournament_id: int) -> int | None:
 class TournamentConsumer(GuardedJsonConsumer):
     """One watcher of one tournament."""
 
+    kind = "tournament"
     tournament_id: int | None
     version: int
     invite: str | None = None

@@ -44,6 +44,14 @@ SCHEDULED_NAMES = {
 is the fallback when the key is unknown)."""
 
 
+def tournament_display_name(name: str, name_key: str = "") -> str:
+    """A tournament's name in the active language: a scheduled tournament's translated name
+    (by its key), else the name as written. Every place that shows a tournament's name to a
+    person uses it: pages, notices and their e-mails, the standings after a tournament game."""
+    label = SCHEDULED_NAMES.get(name_key)
+    return str(label) if label is not None else name
+
+
 class TournamentSettings(models.Model):
     """What a tournament is played with; shared by tournaments and their schedules."""
 
@@ -108,8 +116,7 @@ class TournamentSettings(models.Model):
     @property
     def display_name(self) -> str:
         """The name in the active language when it has a key, else the name as written."""
-        label = SCHEDULED_NAMES.get(self.name_key)
-        return str(label) if label is not None else self.name
+        return tournament_display_name(self.name, self.name_key)
 
 
 class Schedule(TournamentSettings):

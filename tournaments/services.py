@@ -581,11 +581,13 @@ def _advance(tournament: Tournament) -> bool:
         _pair(tournament, rnd, active)
         tournament.current_round = number
         tournament.save(update_fields=["current_round"])
-        transaction.on_commit(partial(_announce_round, tournament.pk, tournament.name, rnd.pk))
+        transaction.on_commit(
+            partial(_announce_round, tournament.pk, tournament.name, rnd.pk, tournament.name_key)
+        )
         changed = True
 
 
-def _announce_round(tournament_id: int, name: str, round_id: int) -> None:
+def _announce_round(tournament_id: int, name: str, round_id: int, name_key: str = "") -> None:
     """``round_started`` after the commit: a failing receiver is logged, never raised."""
     seats = list(
         Pairing.objects.filter(round_id=round_id).values_list("player__user_id", "game_id")
@@ -595,6 +597,7 @@ def _announce_round(tournament_id: int, name: str, round_id: int) -> None:
         sender=Tournament,
         tournament_id=tournament_id,
         name=name,
+        name_key=name_key,
         round=number,
         seats=seats,
         arena=Tournament.objects.filter(pk=tournament_id, format=Format.ARENA).exists(),
@@ -809,7 +812,9 @@ def _arena_advance(tournament: Tournament) -> bool:
         _table_game(tournament, rnd, [by_id[pid] for pid in table])
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
-    transaction.on_commit(partial(_announce_round, tournament.pk, tournament.name, rnd.pk))
+    transaction.on_commit(
+        partial(_announce_round, tournament.pk, tournament.name, rnd.pk, tournament.name_key)
+    )
     return True
 
 

@@ -3,8 +3,9 @@
 from django.dispatch import Signal
 
 round_started = Signal()
-"""Sent after the commit that pairs a round, with ``tournament_id``, ``name``, ``round`` (its
-number) and ``seats``: ``[(user_id, game_id or None for a bye)]``. Sent with ``send_robust``: a
+"""Sent after the commit that pairs a round, with ``tournament_id``, ``name`` (as stored),
+``name_key`` (of a scheduled tournament's translated name, or ""), ``round`` (its number) and
+``seats``: ``[(user_id, game_id or None for a bye)]``. Sent with ``send_robust``: a
 failing receiver is logged and never fails the pairing."""
 
 player_withdrawn = Signal()

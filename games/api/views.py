@@ -19,6 +19,7 @@ from core.api.errors import error_responses
 from core.api.fields import QueryBooleanField, StrictBooleanField
 from core.api.serializers import IllegalMoveErrorSerializer, StalePlyErrorSerializer
 from core.credentials import PLAY
+from core.throttling import client_address
 from games import selectors, services
 from games.api.base import GameRouteApi
 from games.api.serializers import GameRecordSerializer, GameSerializer
@@ -260,7 +261,9 @@ class GameHintApi(GameRouteApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        hint = services.game_hint(game_id=game_id, user=signed_in_user(request))
+        hint = services.game_hint(
+            game_id=game_id, user=signed_in_user(request), address=client_address(request)
+        )
         return Response(self.OutputSerializer(hint).data)
 
 

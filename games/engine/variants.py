@@ -85,6 +85,13 @@ class Rules:
         self._cache: dict[tuple[int, ...], LineScore] = {}
         self._interned: dict[LineScore, LineScore] = {}
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        """Pickled by name: a position sent to another process (the engine pool) refers to that
+        process's own rules object, without this one's memo. The memo is shared by every thread
+        of the process (and grows while one thread would pickle it), and holds up to
+        ``_CACHE_LIMIT`` lines."""
+        return rules_for, (self.name,)
+
     def double_bonus_seats(self, first_owners: int, second_owners: int) -> int:
         """Seats (bitmask) that score +2 for two siestas of one line sharing a shadow run."""
         raise NotImplementedError

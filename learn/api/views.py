@@ -27,7 +27,7 @@ from core.api.errors import error_responses
 from core.api.pagination import PageNumberPagination
 from core.api.serializers import ErrorSerializer, IllegalMoveErrorSerializer
 from core.credentials import PLAY, READ
-from games.engine_budget import request_ident, search
+from games.engine_budget import request_caller, search
 from games.models import Game
 from learn import board, selectors, services
 from learn.messages import board_error_message, translate_line
@@ -92,7 +92,7 @@ class AnalysisApi(SiestaApi):
         args = [data.validated_data[field] for field in fields]
         try:
             record = board.read_record(data.validated_data)
-            result = search(request_ident(request), compute, record, *args)
+            result = search(request_caller(request), compute, record, *args)
         except board.BoardInputError as exc:
             body = {
                 "error": board_error_message(exc),
@@ -380,7 +380,7 @@ class PuzzleAttemptApi(PuzzleApi):
             move=data.validated_data["move"],
             user=request.user if request.user.is_authenticated else None,
             seen=puzzle_done(request.session, puzzle_id),
-            budget=request_ident(request),
+            budget=request_caller(request),
         )
         return self.answer(request, result)
 

@@ -87,6 +87,7 @@ def rematch_buttons(context: dict[str, Any], game: Game) -> dict[str, Any]:
             "game": game,
             "user": user,
             "tournament": state,
+            "tournament_name": tournament.display_name,
             "standings": state["standings"][:TOURNAMENT_ROWS],
         }
     status = rematch_status(game_id=game.pk) if seated else None

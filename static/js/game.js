@@ -19,6 +19,7 @@
  *
  * Bootstrap: the json_script elements "game-state" and "game-strings".
  */
+import { setUpGameAccess } from "./a11y/game.js";
 import { announceTurn, setUpToggles } from "./game/alerts.js";
 import { pageSocket } from "./game/socket.js";
 import { GameStore } from "./game/store.js";
@@ -32,7 +33,7 @@ import {
 } from "./game/views.js";
 import { Board } from "./lib/board.js";
 import { keepFresh } from "./lib/fresh.js";
-import { COLUMNS, moveText, parseMove } from "./lib/notation.js";
+import { moveText, parseMove } from "./lib/notation.js";
 import { renderScoreStrip, renderSeats, resultWords } from "./lib/seats.js";
 import { byId as $, plural, readJSON } from "./lib/util.js";
 
@@ -58,6 +59,7 @@ function start(page) {
   let refused = null; // the cell of the last refused placement: stays marked until the next one
   let hint = []; // placements suggested by a hint, drawn outlined
   let pending = null; // {id, kind}: a move or hint request in flight
+  let access = null; // the keys, live region and command line of a11y/game.js
 
   // The page's one socket to the game, shared with the chat (chat.js): every frame comes once.
   const socket = pageSocket(page.dataset.wsPath);
@@ -322,15 +324,20 @@ function start(page) {
 
   function submitNotation(event) {
     event.preventDefault();
+    typeTurn($("notation-input").value);
+  }
+
+  /** A turn typed in the notation (the text box or the command line): checked as if clicked. */
+  function typeTurn(text) {
     if (!isMyTurn()) {
       showBoardMessage(strings.not_your_turn);
-      return;
+      return false;
     }
-    if (pending) return;
-    const parsed = parseMove($("notation-input").value);
+    if (pending) return false;
+    const parsed = parseMove(text);
     if (!parsed || parsed.length > 3) {
       showBoardMessage(strings.bad_notation);
-      return;
+      return false;
     }
     hint = [];
     refused = null;
@@ -340,6 +347,7 @@ function start(page) {
     preview = null;
     sendCheck();
     render();
+    return true;
   }
 
   /** An in-page confirmation (a <dialog>), never the browser's confirm(). */
@@ -400,7 +408,7 @@ function start(page) {
     renderStatus(state, isMyTurn(), strings, baseTitle);
     renderMoves(state, marks, strings);
     renderControls();
-    updateFocusable();
+    if (access) access.afterRender();
     renderClock(state, isMyTurn(), strings);
   }
 
@@ -433,57 +441,21 @@ function start(page) {
     }
   }
 
-  // -- keyboard and pointer ----------------------------------------------------------------------
-
-  let focusCell = "F6";
-
-  function updateFocusable() {
-    for (const [name, cell] of board.cells) {
-      if (isMyTurn()) cell.tabIndex = name === focusCell ? 0 : -1;
-      else cell.removeAttribute("tabindex");
-    }
-  }
-
-  function moveFocus(cell, dx, dy) {
-    const column = Math.min(11, Math.max(0, COLUMNS.indexOf(cell[0]) + dx));
-    const row = Math.min(12, Math.max(1, Number(cell.slice(1)) + dy));
-    focusCell = COLUMNS[column] + row;
-    updateFocusable();
-    board.cells.get(focusCell).focus();
-  }
+  // -- keyboard and pointer: the board's keys, the live region, the command line (a11y/game.js) --
 
   board.grid.addEventListener("click", (event) => {
     const cell = event.target.closest(".cell[data-cell]");
     if (!cell || !mySeat) return;
-    focusCell = cell.dataset.cell;
     placeAt(cell.dataset.cell);
   });
 
-  board.grid.addEventListener("keydown", (event) => {
-    const cell = event.target.closest(".cell[data-cell]");
-    if (!cell || !isMyTurn()) return;
-    const name = cell.dataset.cell;
-    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (moves[event.key]) {
-      event.preventDefault();
-      moveFocus(name, ...moves[event.key]);
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      placeAt(name);
-    }
-  });
-
-  document.addEventListener("keydown", (event) => {
-    if (!controls || event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target;
-    if (target.closest && target.closest("input, textarea, select, dialog")) return;
-    const letter = event.key.toUpperCase();
-    if (["S", "R", "H"].includes(letter) && isMyTurn()) {
-      choosePiece(letter);
-    } else if ((event.key === "Backspace" || event.key === "Delete") && isMyTurn()) {
-      event.preventDefault();
-      undo();
-    }
+  access = setUpGameAccess({
+    page,
+    store,
+    board,
+    strings,
+    mySeat,
+    actions: { isMyTurn, placeAt, undo, clearAll, confirmTurn, choosePiece, typeTurn },
   });
 
   if (controls) {

@@ -154,7 +154,7 @@ def test_password_resets_are_throttled_per_address_asked_for_and_per_client(
 
 def test_the_reset_link_comes_from_the_configured_origin_not_the_host_header(client, settings):
     """A spoofed Host (allowed, as behind a proxy that passes it on) or an https claim never
-    reaches the mail: the link starts with SIESTA_SITE_URL, and the subject names its host."""
+    reaches the mail: the link starts with SIESTA_SITE_URL."""
     from django.core import mail
 
     from social.services.preferences import preferences_update
@@ -175,4 +175,3 @@ def test_the_reset_link_comes_from_the_configured_origin_not_the_host_header(cli
     assert "6666" not in sent.body + sent.subject
     assert "evil.example" not in sent.body + sent.subject
     assert "https://" not in sent.body
-    assert "siesta.example:9100" in sent.subject

@@ -29,6 +29,17 @@ def _wait_for(condition, timeout: float = 30.0) -> bool:
     return False
 
 
+def test_the_test_session_runs_no_beat_nor_heartbeat():
+    """Collection imports modules that request pages (the schemathesis tests read the schema so):
+    none of them may start a background beat, whose writes would leak into later tests."""
+    from core import heartbeat
+
+    running = {thread.name for thread in threading.enumerate()}
+    assert not running & {"siesta-beat", "siesta-heartbeat"}
+    assert inprocess._beat is None
+    assert heartbeat._heartbeat is None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_without_a_broker_bot_turns_run_in_a_background_thread(settings):
     settings.SIESTA_TASKS_IN_THREADS = True

@@ -16,3 +16,14 @@ def js_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(Path(settings.BASE_DIR) / "static" / "js", tree)
     (tree / "package.json").write_text('{"type": "module"}')
     return tree
+
+
+@pytest.fixture
+def pool(settings):
+    """Searches in the engine pool (real worker processes), stopped after the test."""
+    from games import engine_budget
+
+    settings.SIESTA_ENGINE_POOL = True
+    settings.SIESTA_ENGINE_WAIT = 60  # the first search spawns the worker; the machine is shared
+    yield
+    engine_budget.shutdown_pool()

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import time
 import uuid
+from concurrent.futures import TimeoutError as FutureTimeout
 
 import pytest
 from django.conf import settings as django_settings
 
 from games import engine_budget
+from games.engine import worker as engine_worker
 from games.engine.record import GameRecord
 from games.engine_budget import Budget, EngineBudgetSpent, EngineUnavailable
 from learn import board
@@ -93,14 +95,6 @@ def engine_budget_search(record: GameRecord) -> dict:
     return engine_budget.search(ALICE, board.best_for, record, 5)
 
 
-@pytest.fixture
-def pool(settings):
-    settings.SIESTA_ENGINE_POOL = True
-    settings.SIESTA_ENGINE_WAIT = 60  # the first search spawns the worker; the machine is shared
-    yield
-    engine_budget.shutdown_pool()
-
-
 def test_a_pool_search_answers_and_is_charged_the_workers_cpu(engine_budget, pool):
     record = GameRecord.from_json(recorded(turns=12))
     expected = board.best_for(record, 5)
@@ -148,3 +142,24 @@ def test_with_the_cache_down_engine_work_goes_on_uncounted(engine_budget, settin
     engine_budget.budget.charge(ALICE, 100.0)
     engine_budget.budget.check(ALICE)
     assert engine_budget_search(GameRecord.from_json(recorded()))["move"]
+
+
+def test_a_paused_search_waits_then_answers_without_counting_the_pause(pool):
+    record = GameRecord.from_json(recorded(turns=12))
+    expected = board.best_for(record, 5)
+    engine_budget_search(record)  # the pool is up
+    flags = engine_budget.QUEUE.flags
+    flags[0] = 1
+    try:
+        future = engine_budget._executor().submit(
+            engine_worker.run_pickled, 5.0, engine_budget._payload(board.best_for, (record, 5)), 0
+        )
+        with pytest.raises(FutureTimeout):
+            future.result(timeout=1.0)  # paused
+    finally:
+        flags[0] = 0
+
+    answer, used = future.result(timeout=60)
+
+    assert answer == expected
+    assert used < 0.9  # the second it waited paused is not CPU

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import selectors, services, tasks
 from games.engine.record import GameRecord, replay
 from games.engine.search import best_turn
-from games.models import Analysis, Game, Seat, Turn
+from games.models import Analysis, Game, Seat
 from tests.games.factories import make_game
 
 
@@ -134,7 +134,7 @@ def test_the_requeue_task_replays_a_stalled_bot_turn():
     game = make_game(players=2, bots=[(2, "medium")])
     _play_human_turn(game)  # the bot's task is lost (its on-commit callback never ran)
     assert tasks.requeue_bot_turns() == 0  # not stalled yet: the turn was just played
-    Turn.objects.filter(game=game).update(played_at=timezone.now() - timedelta(seconds=30))
+    Game.objects.filter(pk=game.pk).update(bot_since=timezone.now() - timedelta(seconds=30))
 
     assert tasks.requeue_bot_turns() == 1  # eager: the re-enqueued task runs at once
     game.refresh_from_db()

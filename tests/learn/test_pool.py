@@ -3,12 +3,15 @@ until a result, and the learn pages' refusals in the reader's language."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from learn import selectors, services
+from learn import selectors, services, tasks
 from learn.models import PoolGame, Puzzle
 from learn.tasks import puzzle_pool_top_up
 from tests.learn.test_puzzles import _small_puzzle
@@ -42,13 +45,35 @@ def test_no_band_holds_more_than_half_the_target():
 
 
 @pytest.mark.django_db
-@override_settings(SIESTA_PUZZLE_POOL=1, SIESTA_PUZZLE_POOL_GAMES=1)
+@override_settings(
+    SIESTA_PUZZLE_POOL=1, SIESTA_PUZZLE_POOL_GAMES=1, SIESTA_PUZZLE_POOL_MAX_LOAD=1e9
+)
 def test_the_periodic_task_keeps_the_pool_and_a_tried_puzzle_leaves_it():
     assert puzzle_pool_top_up() > 0
     assert puzzle_pool_top_up() == 0  # the target is met: no game is played
     Puzzle.objects.update(attempts=1)  # every puzzle tried: none is waiting
     assert selectors.pool_waiting() == {"easy": 0, "medium": 0, "hard": 0}
     assert puzzle_pool_top_up() > 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("busy", [-1.0, 0.0])
+def test_the_periodic_task_plays_no_game_unless_the_cores_are_idle(settings, busy):
+    """Any load average is at least 0: below 0 is never (the install command fills the pool)."""
+    settings.SIESTA_PUZZLE_POOL = 1
+    settings.SIESTA_PUZZLE_POOL_MAX_LOAD = busy
+    assert tasks.cores_idle() is False
+    assert puzzle_pool_top_up() == 0
+    assert not PoolGame.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_install_command_fills_the_pool_whatever_the_load(settings):
+    settings.SIESTA_PUZZLE_POOL_MAX_LOAD = -1.0
+    out = io.StringIO()
+    call_command("top_up_puzzles", target=2, games=3, stdout=out)
+    assert sum(selectors.pool_waiting().values()) >= 2
+    assert "waiting" in out.getvalue()
 
 
 @pytest.mark.django_db

@@ -95,6 +95,30 @@ def test_signed_out_the_budget_is_per_address(small_budget):
 
 
 @pytest.mark.django_db
+def test_ten_accounts_behind_one_address_share_its_budget(small_budget, settings):
+    settings.SIESTA_ENGINE_BUDGET = 2.0  # each account's budget is far from spent
+    settings.SIESTA_ENGINE_ADDRESS_BUDGET = 0.02  # the address's is small
+    body = {"record": recorded(turns=12), "count": 10}
+    accounts = []
+    for _ in range(10):
+        client = APIClient(REMOTE_ADDR="203.0.113.20", HTTP_ACCEPT_LANGUAGE="de")
+        client.force_authenticate(UserFactory())
+        accounts.append(client)
+
+    answered = until_refused(lambda: accounts[0].post(BEST, body, format="json"))
+
+    assert answered >= 1
+    for client in accounts[1:]:  # the other nine, who never searched, are refused with it
+        refused = client.post(BEST, body, format="json")
+        assert_budget_refusal(refused)
+        assert refused.json()["error"].startswith("Die Engine-Zeit deines Netzwerks")
+    # Another user elsewhere is not.
+    other = APIClient(REMOTE_ADDR="198.51.100.20")
+    other.force_authenticate(UserFactory())
+    assert other.post(BEST, body, format="json").status_code == 200
+
+
+@pytest.mark.django_db
 def test_a_signed_in_user_keeps_their_budget_across_addresses(engine_budget):
     user = UserFactory()
     engine_budget.budget.charge(user_ident(user), 2.0)

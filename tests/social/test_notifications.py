@@ -9,6 +9,7 @@ import pytest
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from games import services as game_services
@@ -298,3 +299,45 @@ def test_mails_to_one_address_are_capped_per_hour(
     assert len(mail.outbox) == limit.count
     # The notices themselves are all on the site.
     assert Notification.objects.filter(user=ana, kind="challenge").count() == limit.count + 3
+
+
+def test_a_scheduled_tournaments_round_notice_and_its_mail_name_it_in_the_readers_language(
+    client,
+):
+    """The notice keeps the stored name and the key; the site and the e-mail show the name as
+    the tournament page does, in the reader's language (never the stored English)."""
+    from social.emails import notification_email_send
+
+    tournament = start(
+        make_tournament(players=2, name="Hourly quick Swiss", name_key="hourly_quick_swiss")
+    )
+    notice = Notification.objects.filter(kind=Notification.Kind.TOURNAMENT_ROUND).first()
+    assert notice is not None
+    assert notice.params["tournament_key"] == "hourly_quick_swiss"
+    reader = notice.user
+    reader.email = "reader@example.com"
+    reader.save()
+    preferences_update(user=reader, language="de", email_confirmed=reader.email)
+
+    assert notification_email_send(notice)
+    [message] = mail.outbox
+    assert message.subject == "Siesta: Schnelles Schweizer System, stündlich: Runde 1 beginnt."
+    assert "Schnelles Schweizer System, stündlich: Runde 1 beginnt." in message.body
+    assert "Hourly quick Swiss" not in message.subject + message.body
+
+    api = APIClient()
+    api.force_authenticate(reader)
+    [listed] = api.get("/api/notifications/", HTTP_ACCEPT_LANGUAGE="es").json()["results"]
+    assert listed["text"] == "Suizo rápido horario: empieza la ronda 1."
+    client.force_login(reader)
+    page = client.get("/notifications/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Svizzero rapido orario" in page
+    assert tournament.name == "Hourly quick Swiss"  # the stored name is unchanged
+
+
+def test_a_tournament_without_a_key_is_named_as_written_in_every_language():
+    start(make_tournament(players=2, name="Copa de Ana"))
+    notice = Notification.objects.filter(kind=Notification.Kind.TOURNAMENT_ROUND).first()
+    assert notice is not None
+    with translation.override("fr"):
+        assert notification_text(notice.kind, notice.params).startswith("Copa de Ana\u00a0:")

@@ -189,3 +189,19 @@ def test_the_tournament_page_has_its_chat_and_an_svg_trophy_for_the_winner(clien
     winner = html[html.index('id="tournament-winner"') :]
     assert winner.index('href="#icon-trophy"') < winner.index("Tournament winner")
     assert "🏆" not in html
+
+
+def test_the_standings_caption_names_a_scheduled_tournament_in_the_readers_language():
+    tournament = start(
+        make_tournament(players=2, rounds=1, name="Daily Swiss", name_key="daily_swiss")
+    )
+    [game] = round_games(tournament, 1)
+    first, _second = _players(game)
+    finish(game)
+    client = Client()
+    client.force_login(first)
+    html = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    caption = re.search(r"<caption>(.*?)</caption>", html, re.S)
+    assert caption is not None
+    assert "Suizo diario" in caption.group(1)
+    assert "Daily Swiss" not in caption.group(1)

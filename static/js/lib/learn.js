@@ -18,6 +18,7 @@
 import { post } from "./http.js";
 import { cellIndex, decodeChar, emptyBoard, moveText, parseMove } from "./notation.js";
 import { format } from "./util.js";
+import { rovingGrid } from "../a11y/grid_keys.js";
 
 export { post };
 
@@ -57,7 +58,7 @@ export class TurnBuilder {
         }
       }
     });
-    for (const cell of this.board.cells.values()) cell.tabIndex = 0;
+    rovingGrid(this.board); // one Tab stop, walked by the arrows, Home/End, PageUp/PageDown
     // The controls of templates/learn/_turn_controls.html.
     const byId = (id) => document.getElementById(id);
     byId("undo-button").addEventListener("click", () => this.undo());

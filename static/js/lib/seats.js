@@ -149,7 +149,7 @@ export function renderScoreStrip(list, seats, options) {
     const score = document.createElement("strong");
     score.className = "score-chip-score";
     score.append(hiddenText(s.score_label + " "), String(seat.score));
-    item.title = format(s.seat, { seat: seat.seat }) + ": " + seatName(seat, s);
+    item.title = format(s.seat_title, { seat: seat.seat, name: seatName(seat, s) });
     item.append(token, name, score);
     list.appendChild(item);
   }

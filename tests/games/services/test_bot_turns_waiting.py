@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 
 from games import services
@@ -19,8 +20,10 @@ STALL = timedelta(seconds=5)
 
 
 def _age(game: Game, by: timedelta) -> None:
-    """Make the game's start and turns ``by`` older."""
-    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - by)
+    """Make the game's start, turns and bot's wait ``by`` older."""
+    Game.objects.filter(pk=game.pk).update(
+        started_at=timezone.now() - by, bot_since=F("bot_since") - by
+    )
     Turn.objects.filter(game=game).update(played_at=timezone.now() - by)
 
 

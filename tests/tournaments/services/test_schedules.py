@@ -73,11 +73,11 @@ def test_scheduled_names_are_shown_in_the_readers_language(client):
     tournament = Tournament.objects.get(pk=created)
     assert (tournament.name, tournament.name_key) == ("Hourly quick Swiss", "hourly_quick_swiss")
     with translation.override("de"):
-        assert tournament.display_name == "Stündliches Schnell-Schweizer"
+        assert tournament.display_name == "Schnelles Schweizer System, stündlich"
     pages = {
-        "es": "Suizo rápido de cada hora",
-        "fr": "Suisse rapide de chaque heure",
-        "it": "Svizzero rapido di ogni ora",
+        "es": "Suizo rápido horario",
+        "fr": "Suisse rapide horaire",
+        "it": "Svizzero rapido orario",
         "en": "Hourly quick Swiss",
     }
     for language, name in pages.items():
@@ -176,7 +176,7 @@ def test_the_api_gives_the_name_in_the_requests_language(client):
     body = client.get(f"/api/tournaments/{created}/", HTTP_ACCEPT_LANGUAGE="it").json()
     assert (body["name"], body["display_name"]) == (
         "Hourly quick Swiss",
-        "Svizzero rapido di ogni ora",
+        "Svizzero rapido orario",
     )
 
 
