@@ -119,6 +119,9 @@ def test_arena_over_many_games_rotates_seats_and_nobody_waits_twice(players):
     assert report.most_skipped <= 1  # passed over at most one wave while others were seated
     assert max(report.spreads) <= 2
     assert len(report.met) == players * (players - 1) // 2  # everyone meets everyone
+    if players <= 4:  # in every event (more players pair by standing: not every pair meets)
+        assert report.fewest_met == players * (players - 1) // 2
+    assert max(report.waits) <= 300  # never more than one game (the longest lasts 300 s)
 
 
 def test_a_player_passed_over_comes_before_the_standing():
