@@ -5,6 +5,10 @@ prints, per table size, the rounds paired, the median and worst time per round, 
 a rematch and how evenly seats were spread: for each player the most minus the fewest sittings in
 a seat (seats 1..k), as a histogram over every player of every event. Pure, like
 ``tournaments.pairing`` (no Django); the tests run ``simulate`` on small events.
+
+``python -m bench.pairing_bench --arena [--games 60] [--events 20]`` simulates arenas of 3..8
+players (``simulate_arena``) and prints the seat spread, the most waves a free player was passed
+over, the waits between games (mean, longest) and the fewest pairs met in one event.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tournaments.pairing import PairingPlayer, balance_seats, swiss_round
+from tournaments.arena import Waiting, arena_tables
+from tournaments.pairing import PairingPlayer, RoundPairing, balance_seats, swiss_round
 
 
 @dataclass
@@ -88,6 +93,78 @@ def simulate(
     return report
 
 
+@dataclass
+class ArenaReport:
+    games: int = 0
+    spreads: Counter[int] = field(default_factory=Counter)
+    """Seat spread (most minus fewest sittings in a seat) → players."""
+    most_skipped: int = 0
+    """The most pairing waves in a row a free player was passed over while others were seated."""
+    met: set[frozenset[int]] = field(default_factory=set)
+    """The pairs of players who met at a table (over every event simulated into this report)."""
+    fewest_met: int | None = None
+    """The fewest pairs met in one event (the union above could hide an event where two
+    players never meet)."""
+    waits: list[float] = field(default_factory=list)
+    """Each game's wait, per player: seconds from being free (the start, or the end of their
+    previous game) to their next game."""
+    games_of: Counter[int] = field(default_factory=Counter)
+
+
+def simulate_arena(
+    *, players: int, games: int, table_size: int, seed: int, report: ArenaReport | None = None
+) -> ArenaReport:
+    """One random arena, event by event: games last a random time, a game's end frees its
+    players, and every free player is offered to ``arena_tables`` at once (as the service does:
+    rematch allowed only when everyone is free, seats by ``balance_seats``). Stops after
+    ``games`` games."""
+    rng = random.Random(seed)
+    report = report or ArenaReport()
+    rating = {p: rng.uniform(1200, 1800) for p in range(players)}
+    points = dict.fromkeys(rating, 0.0)
+    last: dict[int, frozenset[int]] = {p: frozenset() for p in rating}
+    seats: dict[int, list[int]] = {p: [] for p in rating}
+    skipped = dict.fromkeys(rating, 0)
+    free_since = dict.fromkeys(rating, 0.0)
+    met: set[frozenset[int]] = set()
+    free = set(rating)
+    running: list[tuple[float, tuple[int, ...]]] = []
+    now = 0.0
+    played = 0
+    while played < games:
+        field_ = [Waiting(p, points[p], rating[p], last[p], skipped[p]) for p in sorted(free)]
+        tables = arena_tables(field_, table_size, allow_rematch=len(free) == players)
+        if tables:
+            history = {p: tuple(s) for p, s in seats.items()}
+            for table in balance_seats(RoundPairing(tuple(tables), ()), history).tables:
+                for seat, p in enumerate(table, start=1):
+                    seats[p].append(seat)
+                    skipped[p] = 0
+                    last[p] = frozenset(q for q in table if q != p)
+                    free.discard(p)
+                    report.games_of[p] += 1
+                    report.waits.append(now - free_since[p])
+                met.update(frozenset((a, b)) for a in table for b in table if a < b)
+                running.append((now + rng.uniform(60, 300), table))
+                played += 1
+            for p in free:
+                skipped[p] += 1
+                report.most_skipped = max(report.most_skipped, skipped[p])
+        running.sort()
+        now, table = running.pop(0)
+        winner = rng.choice(table)
+        points[winner] += 1.0
+        free.update(table)
+        for p in table:
+            free_since[p] = now
+    report.games += played
+    report.met |= met
+    report.fewest_met = len(met) if report.fewest_met is None else min(report.fewest_met, len(met))
+    for p in rating:
+        report.spreads[seat_spread(seats[p], table_size)] += 1
+    return report
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, nargs="*", default=[2, 3, 4])
@@ -116,5 +193,32 @@ def main(argv: list[str] | None = None) -> None:
         )
 
 
+def arena_main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="The arena pairing: seat spread and waiting.")
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--events", type=int, default=20)
+    args = parser.parse_args(argv)
+    print(
+        "| players | games | seat spread: players | most waves passed over "
+        "| wait (s): mean, longest | pairs met (fewest in an event) |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for n in range(3, 9):
+        report = ArenaReport()
+        for seed in range(args.events):
+            simulate_arena(players=n, games=args.games, table_size=2, seed=seed, report=report)
+        spread = ", ".join(f"{s}: {c}" for s, c in sorted(report.spreads.items()))
+        pairs = f"{report.fewest_met}/{n * (n - 1) // 2}"
+        wait = f"{sum(report.waits) / len(report.waits):.0f}, {max(report.waits):.0f}"
+        print(f"| {n} | {report.games} | {spread} | {report.most_skipped} | {wait} | {pairs} |")
+
+
 if __name__ == "__main__":
+    import sys
+
+    if "--arena" in sys.argv:
+        sys.argv.remove("--arena")
+        arena_main()
+        raise SystemExit
+
     main()

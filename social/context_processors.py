@@ -31,6 +31,7 @@ def together_strings() -> dict[str, Any]:
         "casual": _("casual"),
         "error": _("Something went wrong. Please try again."),
         "next_game": _("Round %(round)s: your game against %(names)s"),
+        "next_arena_game": _("Your game against %(names)s"),
         "next_game_clock": _("first turn: %(time)s left"),
         "next_game_opening": _("opening in %(seconds)s s"),
         "go_to_game": _("Go to your game"),

@@ -26,6 +26,7 @@ def round_started_notify(
     round: int,
     name_key: str = "",
     seats: list[tuple[int, int | None]],
+    arena: bool = False,
     **kwargs: Any,
 ) -> None:
     """Receiver of ``tournaments.signals.round_started`` (after the commit): a notice to every
@@ -37,6 +38,7 @@ def round_started_notify(
         name_key=name_key,
         round_number=round,
         seats=seats,
+        arena=arena,
     )
     tournament_games_push(tournament_id=tournament_id, seats=seats)
 

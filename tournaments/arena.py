@@ -41,13 +41,16 @@ def on_streak(run: int) -> bool:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A player waiting for a game: their arena points and rating (similar standing), and the
-    opponents of their previous game (not met again at once when another choice exists)."""
+    """A player waiting for a game: their arena points and rating (similar standing), the
+    opponents of their previous game (not met again at once when another choice exists), and
+    ``skipped``: the pairing waves that seated others while this player was free (they are
+    seated first, so nobody waits more than one game while another player is free)."""
 
     id: int
     points: float
     rating: float
     last_opponents: frozenset[int] = field(default_factory=frozenset)
+    skipped: int = 0
 
 
 def _table_sizes(count: int, table_size: int, exact: bool) -> list[int]:
@@ -80,8 +83,13 @@ def arena_tables(
     """Tables for the players who wait, best standing first; each seats neighbours in the
     standing, skipping a player's previous opponents. ``allow_rematch`` False: a player who
     could only meet a previous opponent again waits (another game may end soon); True: they
-    meet again rather than wait (nobody else could come). Leftover players wait."""
-    order = sorted(waiting, key=lambda w: (-w.points, -w.rating, w.id))
+    meet again rather than wait (nobody else could come). Leftover players wait. A player
+    already passed over once (``skipped``) comes before the standing: fairness first."""
+
+    def rank(w: Waiting) -> tuple[bool, float, float, int]:
+        return (w.skipped == 0, -w.points, -w.rating, w.id)
+
+    order = sorted(waiting, key=rank)
     sizes = _table_sizes(len(order), table_size, exact)
     tables: list[tuple[int, ...]] = []
     pool = list(order)
@@ -101,7 +109,7 @@ def arena_tables(
                 table.append(pool.pop(0))
         if len(table) < size:
             pool.extend(table[1:])
-            pool.sort(key=lambda w: (-w.points, -w.rating, w.id))
+            pool.sort(key=rank)
             if len(pool) < size:
                 break
             continue

@@ -429,6 +429,7 @@ def tournament_game_of(
         "name": pairing.tournament.name,
         "game": game.pk,
         "round": pairing.round.number,
+        "arena": pairing.tournament.format == Format.ARENA,
         "opponents": opponents,
         "starts_in": starts_in,
     }

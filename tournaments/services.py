@@ -600,6 +600,7 @@ def _announce_round(tournament_id: int, name: str, round_id: int, name_key: str 
         name_key=name_key,
         round=number,
         seats=seats,
+        arena=Tournament.objects.filter(pk=tournament_id, format=Format.ARENA).exists(),
     ):
         if isinstance(result, Exception):
             logger.error("round_started receiver %r failed: %r", receiver, result)
@@ -627,22 +628,30 @@ def _pair(tournament: Tournament, rnd: Round, active: Sequence[TournamentPlayer]
     if tournament.format != Format.ROUND_ROBIN:  # the circle balances its seats itself
         pairing = balance_seats(pairing, _seat_history(tournament))
     for table in pairing.tables:
-        seated = [by_id[pid] for pid in table]
-        game = games.game_create_seated(
-            users=[e.user for e in seated],
-            mode=tournament.mode,
-            variant=tournament.variant,
-            rated=True,
-            turn_seconds=tournament.turn_seconds,
-            grace_seconds=settings.SIESTA_TOURNAMENT_GRACE_SECONDS,
-            private=tournament.visibility == Visibility.INVITE,
-        )
-        for seat, entry in enumerate(seated, start=1):
-            Pairing.objects.create(
-                tournament=tournament, round=rnd, player=entry, game=game, seat=seat
-            )
+        _table_game(tournament, rnd, [by_id[pid] for pid in table])
     for pid in pairing.byes:
         Pairing.objects.create(tournament=tournament, round=rnd, player=by_id[pid], points=1.0)
+
+
+def _table_game(tournament: Tournament, rnd: Round, seated: Sequence[TournamentPlayer]) -> Game:
+    """The one way a tournament seats a table (every format): a rated game started at once, in
+    seat order, with the tournament grace (``SIESTA_TOURNAMENT_GRACE_SECONDS``, passed as the
+    game's ``grace_seconds``: the first turn's clock starts that long after the pairing), and
+    its pairings."""
+    game = games.game_create_seated(
+        users=[e.user for e in seated],
+        mode=tournament.mode,
+        variant=tournament.variant,
+        rated=True,
+        turn_seconds=tournament.turn_seconds,
+        grace_seconds=settings.SIESTA_TOURNAMENT_GRACE_SECONDS,
+        private=tournament.visibility == Visibility.INVITE,
+    )
+    Pairing.objects.bulk_create(
+        Pairing(tournament=tournament, round=rnd, player=entry, game=game, seat=seat)
+        for seat, entry in enumerate(seated, start=1)
+    )
+    return game
 
 
 def _seat_history(tournament: Tournament) -> dict[int, tuple[int, ...]]:
@@ -798,20 +807,9 @@ def _arena_advance(tournament: Tournament) -> bool:
     except IntegrityError:
         return False  # paired already (the lock makes this a last line of defence)
     by_id = {e.pk: e for e in waiting}
-    for table in tables:
-        seated = [by_id[pid] for pid in table]
-        game = games.game_create_seated(
-            users=[e.user for e in seated],
-            mode=tournament.mode,
-            variant=tournament.variant,
-            rated=True,
-            turn_seconds=tournament.turn_seconds,
-            private=tournament.visibility == Visibility.INVITE,
-        )
-        Pairing.objects.bulk_create(
-            Pairing(tournament=tournament, round=rnd, player=entry, game=game, seat=seat)
-            for seat, entry in enumerate(seated, start=1)
-        )
+    seated = balance_seats(RoundPairing(tables=tuple(tables), byes=()), _seat_history(tournament))
+    for table in seated.tables:
+        _table_game(tournament, rnd, [by_id[pid] for pid in table])
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     transaction.on_commit(
@@ -831,13 +829,17 @@ def _arena_field(tournament: Tournament, waiting: Sequence[TournamentPlayer]) ->
     points = {s.player: s.points for s in tournament_standings(tournament_get(tournament.pk))}
     seated: dict[int, list[int]] = {}
     last_game: dict[int, int] = {}
-    for game_id, player_id in (
+    free_since = {e.pk: e.joined_at for e in waiting}
+    for game_id, player_id, finished_at in (
         Pairing.objects.filter(tournament=tournament)
         .exclude(game=None)
-        .values_list("game_id", "player_id")
+        .values_list("game_id", "player_id", "game__finished_at")
     ):
         seated.setdefault(game_id, []).append(player_id)
         last_game[player_id] = max(game_id, last_game.get(player_id, 0))
+        if player_id in free_since and finished_at is not None:
+            free_since[player_id] = max(free_since[player_id], finished_at)
+    waves = list(Round.objects.filter(tournament=tournament).values_list("created_at", flat=True))
     return [
         Waiting(
             id=e.pk,
@@ -846,6 +848,7 @@ def _arena_field(tournament: Tournament, waiting: Sequence[TournamentPlayer]) ->
             last_opponents=frozenset(
                 q for q in seated.get(last_game.get(e.pk, 0), []) if q != e.pk
             ),
+            skipped=sum(1 for at in waves if at > free_since[e.pk]),
         )
         for e in waiting
     ]

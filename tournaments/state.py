@@ -125,6 +125,8 @@ class TournamentGameState(TypedDict):
     name: str
     game: int
     round: int
+    arena: bool
+    """An arena, whose rounds are pairing waves: the page names the game, not the round."""
     opponents: list[str]
     """The other players of the table, in seat order."""
     starts_in: int

@@ -50,6 +50,12 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
                 "game": params.get("game"),
             }
         return _("%(name)s declined your challenge.") % {"name": params.get("by")}
+    if kind == Notification.Kind.TOURNAMENT_ROUND and params.get("arena"):
+        return _("%(tournament)s: your next game starts.") % {
+            "tournament": tournament_display_name(
+                str(params.get("tournament") or ""), str(params.get("tournament_key") or "")
+            )
+        }
     if kind == Notification.Kind.TOURNAMENT_ROUND:
         return _("%(tournament)s: round %(round)s starts.") % {
             "tournament": tournament_display_name(
@@ -74,10 +80,12 @@ def tournament_round_notices(
     round_number: int,
     seats: list[tuple[int, int | None]],
     name_key: str = "",
+    arena: bool = False,
 ) -> None:
-    """ "<tournament>: round n starts." for every player of a round just paired (once each).
-    The notice keeps the stored name and the translated name's key: its text, on the site and
-    in its e-mail, names the tournament in the reader's language."""
+    """ "<tournament>: round n starts." for every player of a round just paired (once each); in
+    an arena, where a round is a pairing wave, "<tournament>: your next game starts." The notice
+    keeps the stored name and the translated name's key: its text, on the site and in its e-mail,
+    names the tournament in the reader's language."""
     for user_id, game_id in seats:
         url = (
             reverse("game", args=[game_id])
@@ -92,6 +100,7 @@ def tournament_round_notices(
                 "tournament_key": name_key,
                 "round": round_number,
                 "game": game_id,
+                "arena": arena,
             },
             url=url,
             key=f"tournament:{tournament_id}:round:{round_number}:user:{user_id}",

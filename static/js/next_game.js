@@ -1,8 +1,9 @@
 /*
  * Tournaments lead their players: when a round is paired, the lobby socket pushes
- * {"type": "tournament_game", tournament, name, game, round, opponents, starts_in}; every page
+ * {"type": "tournament_game", tournament, name, game, round, arena, opponents, starts_in}; every page
  * also gets the player's current tournament game on load (json_script "next-game-data"), so a reload
- * does not lose it. The banner names the round and the opponents, counts the first turn's clock
+ * does not lose it. The banner names the round (not in an arena, whose rounds are pairing waves)
+ * and the opponents, counts the first turn's clock
  * down and opens the game after AUTO_SECONDS unless the player cancels. A game the player went
  * to or cancelled once (per tab) is not opened by itself again, and a player seated in a game in
  * play on the page is never taken away from it; the banner's button still works.
@@ -69,7 +70,7 @@ export function showNextGame(next, strings, pushed) {
   words.className = "next-game-words";
   const title = document.createElement("p");
   title.className = "next-game-title";
-  title.textContent = format(strings.next_game, {
+  title.textContent = format(next.arena ? strings.next_arena_game : strings.next_game, {
     round: next.round,
     names: (next.opponents || []).join(", "),
   });

@@ -1,5 +1,6 @@
 """The tournament form in a real browser at desktop and phone widths: it fits the screen, a
-refused combination is shown on the form, and an invitation's page shows its link."""
+refused combination is shown on the form, the rounds show only for a Swiss tournament and
+the duration only for an arena, and an invitation's page shows its link."""
 
 from __future__ import annotations
 
@@ -23,9 +24,15 @@ def test_a_player_creates_an_invitation_with_the_form(pages, screenshot, width, 
     screenshot(page, f"tournament-form-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the form is {overflow}px wider than the {width} screen"
+    expect(page.locator("#id_rounds")).to_be_visible()  # Swiss: rounds, no duration
+    expect(page.locator("#id_duration_minutes")).to_be_hidden()
+    page.select_option("#id_format", "arena")
+    expect(page.locator("#id_rounds")).to_be_hidden()  # an arena: a duration, no rounds
+    expect(page.locator("#id_duration_minutes")).to_be_visible()
     page.fill("#id_name", "Friends' evening")
     page.select_option("#id_format", "round_robin")
     expect(page.locator("#id_rounds")).to_be_hidden()  # a round robin has no rounds to choose
+    expect(page.locator("#id_duration_minutes")).to_be_hidden()
     page.select_option("#id_table_size", "3")
     page.locator("#tournament-submit").click()
     expect(page.locator(".form-errors")).to_contain_text("A round robin is played at tables of 2.")

@@ -1,9 +1,11 @@
 """A tournament leads its players, in a real browser: a player finishes round 1 and arrives in
 round 2's game without touching the URL bar; the other player, watching the tournament page, is
-led there too. Screenshots at 1366×900 and 375×800 go to ``screenshots/tournaments/``."""
+led there too. An arena's banner names the opponent, not a round. Screenshots at 1366×900 and
+375×800 go to ``screenshots/tournaments/``."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,8 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE, off_the_loop
 from tests.browser.helpers import game_of_round, running_swiss
 from tests.factories import UserFactory
+from tests.tournaments.factories import make_tournament
+from tests.tournaments.helpers import start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(django_settings.BASE_DIR) / "screenshots" / "tournaments"
@@ -78,3 +82,29 @@ def test_a_player_finishes_round_1_and_arrives_in_round_2s_game(pages):
     expect(ana_page.locator("#chat-lines")).to_contain_text("Good luck, bo!")
     ana_page.locator("#chat").scroll_into_view_if_needed()
     shot(ana_page, "tournament-chat-desktop")
+
+
+def _running_arena(users: list[Any]) -> Any:
+    """A running two-seat arena of an hour that ``users`` joined (paired at the start)."""
+    return start(
+        make_tournament(
+            players=users,
+            format="arena",
+            rounds=None,
+            duration_minutes=60,
+            starts_in=timedelta(0),
+            turn_seconds=120,
+        )
+    )
+
+
+def test_an_arena_player_is_led_to_their_game_against_someone_not_to_a_round(pages):
+    ana, bo = UserFactory(username="ana"), UserFactory(username="bo")
+    arena = off_the_loop(_running_arena, [ana, bo])
+    game = game_of_round(arena.pk, 1)
+    ana_page = pages.open(ana)
+    ana_page.goto("/play/")
+    expect(ana_page.locator("#next-game")).to_contain_text("Your game against bo")
+    expect(ana_page.locator("#next-game")).not_to_contain_text("Round")
+    shot(ana_page, "arena-next-game-banner-desktop")
+    ana_page.wait_for_url(f"**/games/{game}/", timeout=WAIT_MS)

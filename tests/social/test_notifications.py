@@ -4,6 +4,7 @@ header; e-mails through Django's e-mail framework (locmem here) with an unsubscr
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -211,6 +212,30 @@ def test_each_round_of_a_tournament_is_announced_to_its_players():
     rounds = sorted(notices.values_list("params__round", flat=True))
     assert rounds.count(1) == 3
     assert rounds.count(2) == 3
+
+
+def test_an_arena_game_is_announced_as_the_next_game_not_a_round():
+    arena = start(
+        make_tournament(
+            players=2,
+            name="Night arena",
+            format="arena",
+            rounds=None,
+            duration_minutes=60,
+            starts_in=timedelta(0),
+        )
+    )
+    notices = Notification.objects.filter(kind=Notification.Kind.TOURNAMENT_ROUND)
+    assert notices.count() == 2
+    for notice in notices:
+        assert notice.params["arena"] is True
+        assert (
+            notification_text(notice.kind, notice.params) == "Night arena: your next game starts."
+        )
+        with translation.override("de"):
+            text = notification_text(notice.kind, notice.params)
+        assert text == "Night arena: dein nächstes Spiel beginnt."
+    assert arena.current_round == 1
 
 
 def test_an_expired_unsubscribe_link_asks_to_confirm_instead_of_acting(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -50,9 +51,32 @@ def test_pairing_round_1_pushes_each_player_their_game_and_opponent(broadcasts, 
             assert frame["tournament"] == tournament.pk
             assert frame["name"] == tournament.name
             assert frame["round"] == 1
+            assert frame["arena"] is False
             assert frame["opponents"] == [other.get_username()]
             # The first turn's time: the grace before the clock runs, then the turn's 60 s.
             assert 0 < frame["starts_in"] <= settings.SIESTA_TOURNAMENT_GRACE_SECONDS + 60
+
+
+def test_an_arena_game_is_pushed_as_an_arena_game_with_its_grace(broadcasts, settings):
+    """The banner says "Your game against …" (no round: an arena's rounds are pairing waves), and
+    the arena's first turn has the same grace as every tournament game."""
+    arena = start(
+        make_tournament(
+            players=2,
+            format="arena",
+            rounds=None,
+            duration_minutes=60,
+            turn_seconds=60,
+            starts_in=timedelta(0),
+        )
+    )
+    pushes = _pushes(broadcasts)
+    assert len(pushes) == 2
+    for _group, frame in pushes:
+        assert_round_trips(frame, TournamentGameFrame)
+        assert frame["tournament"] == arena.pk
+        assert frame["arena"] is True
+        assert 60 < frame["starts_in"] <= settings.SIESTA_TOURNAMENT_GRACE_SECONDS + 60
 
 
 def test_the_next_round_is_pushed_when_the_last_game_of_a_round_ends(broadcasts):

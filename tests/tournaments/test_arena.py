@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -106,3 +107,23 @@ def test_equal_points_ordered_by_mean_opponent_rating_then_score_and_ties_share_
     ranks = {r.player: r.rank for r in rows}
     assert ranks[5] == ranks[6] == 2  # met a 1500 and scored 10
     assert ranks[2] == ranks[4] == 4  # met a 1500 and scored 0
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_arena_over_many_games_rotates_seats_and_nobody_waits_twice(players):
+    from bench.pairing_bench import ArenaReport, simulate_arena
+
+    report = ArenaReport()
+    for seed in range(5):
+        simulate_arena(players=players, games=40, table_size=2, seed=seed, report=report)
+    assert report.most_skipped <= 1  # passed over at most one wave while others were seated
+    assert max(report.spreads) <= 2
+    assert len(report.met) == players * (players - 1) // 2  # everyone meets everyone
+    if players <= 4:  # in every event (more players pair by standing: not every pair meets)
+        assert report.fewest_met == players * (players - 1) // 2
+    assert max(report.waits) <= 300  # never more than one game (the longest lasts 300 s)
+
+
+def test_a_player_passed_over_comes_before_the_standing():
+    field = [w(1, 5.0), w(2, 4.0), Waiting(3, 0.0, 1500.0, skipped=1)]
+    assert arena_tables(field, 2) == [(3, 1)]  # 2 waits, once

@@ -1,8 +1,9 @@
 """An arena's page: the end of its time, the top game to watch, pause and resume buttons, the
-streak mark and the performance column."""
+streak mark and the opponents' rating column; the list names its end, not a round."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -30,7 +31,7 @@ def test_a_player_pauses_and_resumes_from_the_page_and_spectators_get_the_top_ga
     game_id = Pairing.objects.filter(tournament=arena).values_list("game_id", flat=True).first()
     page = client.get(reverse("tournament", args=[arena.pk])).content.decode()
     assert f'href="{reverse("game", args=[game_id])}" id="arena-top-game"' in page
-    assert "Performance" in page
+    assert "Opp. rating" in page
     waiting = next(u for u in users if not Pairing.objects.filter(player__user=u).exists())
     client.force_login(waiting)
     page = client.get(reverse("tournament", args=[arena.pk])).content.decode()
@@ -94,3 +95,58 @@ def test_a_player_paired_in_an_earlier_wave_is_led_to_their_game(client):
     client.force_login(first.player.user)
     page = client.get(reverse("tournament", args=[arena.pk])).content.decode()
     assert f'id="play-your-game" href="{reverse("game", args=[first.game_id])}"' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "not_words"),
+    [
+        (
+            "es",
+            ["Tu partida contra", "Partidas", "Elo rivales", "cuenta doble", "Estás en la arena"],
+            ["Ronda", "Buchholz", "descanso", "Rendimiento", "Te has inscrito"],
+        ),
+        (
+            "de",
+            ["Dein Spiel gegen", "Spiele", "Gegner-Wertung", "doppelt", "Du bist in der Arena"],
+            ["Runde", "Buchholz", "spielfrei", "Leistung"],
+        ),
+    ],
+)
+def test_the_arena_page_speaks_of_games_and_streaks_not_rounds_and_byes(
+    client, language, words, not_words
+):
+    users = [UserFactory() for _ in range(3)]
+    arena = start(
+        make_tournament(
+            players=users, format="arena", rounds=None, duration_minutes=60, starts_in=timedelta(0)
+        )
+    )
+    waiting = next(u for u in users if not Pairing.objects.filter(player__user=u).exists())
+    client.force_login(waiting)
+    client.post(reverse("tournament_pause", args=[arena.pk]))
+    page = client.post(
+        reverse("tournament_join", args=[arena.pk]), follow=True, HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()  # resumed: the message, and paired at once with whoever is free (none)
+    playing = next(u for u in users if Pairing.objects.filter(player__user=u).exists())
+    client.force_login(playing)
+    page += client.get(
+        reverse("tournament", args=[arena.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    page = re.sub(r"<script.*?</script>", "", page, flags=re.S)  # what the page shows
+    for word in words:
+        assert word in page, word
+    for word in not_words:
+        assert word not in page, word
+
+
+def test_a_running_arena_on_the_list_names_its_end_not_a_round(client):
+    users = [UserFactory() for _ in range(2)]
+    start(
+        make_tournament(
+            players=users, format="arena", rounds=None, duration_minutes=60, starts_in=timedelta(0)
+        )
+    )
+    page = client.get(reverse("tournaments")).content.decode()
+    assert "Arena: new games start until" in page
+    shown = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    assert "Round" not in shown.split('class="tournament-list"', 1)[1]

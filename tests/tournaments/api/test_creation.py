@@ -148,9 +148,16 @@ def test_after_the_start_only_staff_change_feature_or_cancel():
 
 
 def test_creation_is_throttled(settings):
-    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "tournament_create": "2/hour"}
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "tournament_create": "1/hour"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    client = client_for(UserFactory(is_staff=True))
-    assert client.post(LIST, create_body(), format="json").status_code == 201
+    client = client_for(veteran())
     assert client.post(LIST, create_body(), format="json").status_code == 201
     assert client.post(LIST, create_body(), format="json").status_code == 429
+
+
+def test_staff_create_events_without_the_players_limit(settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "tournament_create": "2/hour"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    staff = client_for(UserFactory(is_staff=True))
+    for _ in range(4):
+        assert staff.post(LIST, create_body(), format="json").status_code == 201

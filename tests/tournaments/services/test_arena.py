@@ -169,3 +169,37 @@ def test_an_arena_of_six_played_for_simulated_minutes(monkeypatch):
         for row in final["standings"]
     ]
     assert ranked == sorted(ranked, reverse=True)
+
+
+def test_arena_games_get_the_tournament_grace(monkeypatch, settings):
+    tournament = arena(players=2)
+    Clock(monkeypatch, tournament)
+    tournament = start(tournament)
+    (game,) = games_under_way(tournament)
+    assert game.grace_seconds == settings.SIESTA_TOURNAMENT_GRACE_SECONDS == 30
+    assert game.first_turn_forfeits
+
+
+def test_at_three_players_the_one_who_waited_plays_next_and_seats_rotate(monkeypatch):
+    tournament = arena(players=3)
+    Clock(monkeypatch, tournament)
+    tournament = start(tournament)
+    for _ in range(6):
+        (game,) = games_under_way(tournament)
+        finish(game)
+    rows = (
+        Pairing.objects.filter(tournament=tournament)
+        .exclude(game=None)
+        .order_by("round__number", "seat")
+    )
+    tables = [
+        tuple(r.player_id for r in rows if r.round_id == rid)
+        for rid in sorted({r.round_id for r in rows})
+    ]
+    assert len(tables) == 7
+    for before, after in pairwise(tables):
+        waited = set(tournament.players.values_list("pk", flat=True)) - set(before)
+        assert waited <= set(after)  # nobody waits two games in a row
+    for entry in tournament.players.all():
+        seats = [r.seat for r in rows if r.player_id == entry.pk]
+        assert max(seats.count(1), seats.count(2)) - min(seats.count(1), seats.count(2)) <= 1
