@@ -1,7 +1,8 @@
 """The process heartbeat: a daemon thread that beats while the database and Redis answer.
 
-Infrastructure shared by every process (it knows no app): each serving process (on its first
-request), Celery worker and beat starts one (``start_heartbeat``). Every
+Infrastructure shared by every process (it knows no app): each serving process starts one on
+its first request (``start_heartbeat``; the Celery workers and beat do not beat: a beat says a
+process able to take a move is up, docs/reliability.md). Every
 ``SIESTA_HEARTBEAT_SECONDS`` it checks that Redis answers (when ``REDIS_URL`` is set) and calls
 the function named by ``SIESTA_HEARTBEAT_BEAT`` (``games.services.site_heartbeat``: it writes the
 beat to the database, and turns a gap in it into an outage the turn clocks do not charge). A beat
@@ -81,8 +82,8 @@ _lock = threading.Lock()
 
 def start_heartbeat(**_signal_kwargs: Any) -> Heartbeat | None:
     """Start, once per process, the heartbeat thread when ``SIESTA_HEARTBEAT`` is on. Connected
-    to ``request_started`` (serving processes) and to Celery's ``worker_ready`` and
-    ``beat_init`` (``siesta_site.celery``). Returns the heartbeat this call started, if any."""
+    to ``request_started`` (serving processes only). Returns the heartbeat this call started,
+    if any."""
     global _heartbeat
     if _heartbeat is not None or not getattr(settings, "SIESTA_HEARTBEAT", False):
         return None

@@ -1,6 +1,6 @@
 """Turn clocks that wait for the site: the heartbeat and the outages it reveals.
 
-Every serving and worker process beats (``core.heartbeat`` runs ``games.services.site_heartbeat``
+Every serving process beats (``core.heartbeat`` runs ``games.services.site_heartbeat``
 every ``SIESTA_HEARTBEAT_SECONDS``) while the database and Redis answer: the beat is the time of
 ``SiteClock.beat_at``. A gap longer than ``SIESTA_OUTAGE_GAP_SECONDS`` between two beats is time
 the site could not take a move (the database or Redis was down, or every process was stopped):

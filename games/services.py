@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -839,10 +839,17 @@ def bot_turns_waiting(*, older_than: timedelta) -> list[tuple[int, int]]:
 
 
 def site_heartbeat(*, now: datetime | None = None) -> list[int]:
-    """The site's heartbeat (``games.clock``), run by every process every few seconds while the
-    database and Redis answer. The first beat after an outage extends the running turns by it;
-    their watchers are sent the new deadlines. Returns the ids of the games extended."""
-    outage = clock.record_beat(now or _now())
+    """The site's heartbeat (``games.clock``), run by each serving process every few seconds while
+    the database and Redis answer. The first beat after an outage extends the running turns by it;
+    their watchers are sent the new deadlines. Returns the ids of the games extended.
+
+    The beat is the time the database answered: the clock is read once this thread holds a
+    connection, since taking one from the pool may wait out the whole outage (a beat timed before
+    that wait would end the outage early and leave the rest of it to the next beat)."""
+    if now is None:
+        connection.ensure_connection()
+        now = _now()
+    outage = clock.record_beat(now)
     if outage is None:
         return []
     logger.warning(

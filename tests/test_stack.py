@@ -283,12 +283,15 @@ def stop_up(stack: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def _make_up(tmp_path: Path) -> Iterator[tuple[int, dict[str, str], subprocess.Popen, Path]]:
+def _make_up(
+    tmp_path: Path, **overrides: str
+) -> Iterator[tuple[int, dict[str, str], subprocess.Popen, Path]]:
     """`make up` (deploy/up.sh) on free ports, up with both web processes and the bots' worker;
-    at the end Ctrl-C (SIGINT) stops it and every port is free again."""
+    at the end Ctrl-C (SIGINT) stops it and every port is free again. ``overrides``: environment
+    variables of the stack (DATABASE_URL, REDIS_URL, SIESTA_*)."""
     started = time.monotonic()
     port = _free_ports()
-    env = _stack_env(port)
+    env = {**_stack_env(port), **overrides}
     log_path = tmp_path / "up.log"
     log = log_path.open("w")
     stack = spawn_up(env, log)

@@ -91,6 +91,28 @@ def test_the_first_beat_after_the_gap_returns_the_games_it_extended_and_only_it_
     assert ClockOutage.objects.count() == 1
 
 
+def test_a_beat_is_timed_once_the_database_answers(monkeypatch):
+    """A beat that starts during an outage waits for a connection (the pool's wait can last the
+    whole outage): it is timed after that wait, so it records the outage whole, not a piece of
+    it ending when the wait began (found by tests/test_stack_outage.py, PostgreSQL cut)."""
+    game = make_game(turn_seconds=30)
+    now = timezone.now()
+    beat_every_second(now - 3 * SECOND, now)
+    wall = [now + SECOND]  # the next beat starts a second later, the database gone
+
+    class Pool:
+        @staticmethod
+        def ensure_connection() -> None:
+            wall[0] += 20 * SECOND  # a connection at last, 20 s later
+
+    monkeypatch.setattr(services, "connection", Pool)
+    monkeypatch.setattr(services, "_now", lambda: wall[0])
+    assert services.site_heartbeat() == [game.pk]
+    [recorded] = ClockOutage.objects.all()
+    assert (recorded.started_at, recorded.ended_at) == (now, now + 21 * SECOND)
+    assert Game.objects.get(pk=game.pk).deadline == game.deadline + 21 * SECOND
+
+
 def test_a_turn_already_late_before_the_outage_is_not_extended():
     game = make_game(turn_seconds=30)
     assert game.deadline is not None
