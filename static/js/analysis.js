@@ -333,6 +333,14 @@ function start(section) {
     renderTurn();
   });
 
+  // A tap on a turn's mark (replay.js shows that turn): bring its explanation into view, which
+  // on a phone sits above the turn list.
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest || !event.target.closest(".turn-mark")) return;
+    const box = $("analysis-turn");
+    if (box && !box.hidden) box.scrollIntoView({ block: "nearest" });
+  });
+
   document.addEventListener("replay:ready", (event) => {
     replay = event.detail.replay;
     if (!replay) return;

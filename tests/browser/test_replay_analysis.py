@@ -6,6 +6,7 @@ comma."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from games.analysis import game_analyse
 from games.models import Analysis
@@ -83,6 +84,7 @@ def test_the_replay_analysis_explains_the_turn_on_the_board(
         mark.focus()
         page.keyboard.press("Enter")
     text = page.locator("#analysis-turn-text")
+    expect(text).to_be_in_viewport()  # brought into view above the turn list
     page.wait_for_function(
         "() => document.getElementById('replay-position').textContent.includes('2')"
     )
