@@ -360,6 +360,14 @@ def client_strings() -> dict[str, Any]:
             "chart": _("Scores over the turns"),
             "turn_axis": _("Turn"),
             "score_axis": _("Score"),
+            # The post-game analysis (analysis.js): a biggest miss in the table.
+            "miss": counted_forms(
+                lambda n: ngettext(
+                    "turn %(ply)s: %(missed)s point missed",
+                    "turn %(ply)s: %(missed)s points missed",
+                    n,
+                )
+            ),
         },
         "a11y": a11y_strings(),
     }

@@ -272,5 +272,3 @@ class Pairing(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.game_id is None
-
-

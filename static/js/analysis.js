@@ -5,17 +5,18 @@
  * "pending". Once done it shows, through the replay's hook (static/js/replay.js, top comment):
  *   - marks in the turn list (and dots on the score chart) for turns that missed 3+ points:
  *     "?!" from 3, "??" from 6;
- *   - for the turn that follows the board shown, what it scored against the best (exact), and a
- *     button that draws the best turn on the board; then the expert's view (a look-ahead search:
- *     the lead the turn leaves once the others have replied, the turn the expert would play, and
- *     why); turns the expert counts as mistakes get a "✗" mark;
+ *   - beside the board, for the turn on the board (the one just played), what it scored against
+ *     the best (exact), and a button that draws the best turn on the board before it; then the
+ *     expert's view (a look-ahead search: how far ahead or behind the turn leaves its player once
+ *     the others have replied, the turn the expert would play, and why); turns the expert counts
+ *     as mistakes get a "✗" mark. The marks are buttons: a tap shows that turn and its reason;
  *   - a table per player (scored, available, missed, accuracy, biggest misses);
  *   - an SVG chart per player: for each of their turns, the points available (outlined bar) and
  *     the points scored (filled bar).
  * Words come translated from the template (#analysis-strings).
  */
 import { seatName as nameOfSeat } from "./lib/seats.js";
-import { format, readJSON } from "./lib/util.js";
+import { format, plural, readJSON } from "./lib/util.js";
 
 const analysisSection = document.getElementById("analysis");
 if (analysisSection) start(analysisSection);
@@ -37,6 +38,7 @@ function start(section) {
     minimumFractionDigits: 1,
     maximumFractionDigits: 1,
   });
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
 
   let replay = null; // the replay's hook (replay.js), once the replay is ready
   let analysis = null; // the API's answer once done
@@ -97,7 +99,7 @@ function start(section) {
     replay.showMarks(marks());
     renderTable();
     renderChart();
-    renderNext();
+    renderTurn();
   }
 
   function marks() {
@@ -135,52 +137,70 @@ function start(section) {
     return template ? format(template, { points: expert.reason_points }) : "";
   }
 
-  /* The expert's view of a turn: the lead it leaves, the expert's turn, and why. */
+  /* A lead as words: "ahead by 3", "behind by 12" (never "a lead of −12"), or level. */
+  function standing(lead) {
+    const value = Number(lead) || 0;
+    if (value > 0) return format(words.lead_ahead, { points: number.format(value) });
+    if (value < 0) return format(words.lead_behind, { points: number.format(-value) });
+    return words.lead_level;
+  }
+
+  /* The expert's view of a turn: where it leaves its player, the expert's turn, and why. */
   function expertText(turn) {
     const expert = turn.expert;
     if (!expert) return "";
     const same = expert.best_move === turn.move || expert.reason === "as_good";
     const line = format(same ? words.expert_same : words.expert_line, {
-      lead: expert.lead,
+      lead: standing(expert.lead),
       move: expert.best_move,
-      best: expert.best_lead,
+      best: standing(expert.best_lead),
     });
-    return [words.expert_label, line, same ? "" : reasonOf(expert)].filter(Boolean).join(" ");
+    const mistake = expert.mistake ? words.mistake : "";
+    return [words.expert_label, line, mistake, same ? "" : reasonOf(expert)]
+      .filter(Boolean)
+      .join(" ");
   }
 
-  /* The turn after the board shown: what it scored against the best, and the best turn. */
-  function renderNext() {
+  /* The turn on the board (the one just played): what it scored against the best, the best
+     turn (drawn on the board before it on request), and the expert's view. */
+  function renderTurn() {
     if (!analysis || !replay) return;
-    const next = turnAt(replay.ply + 1);
-    const text = $("analysis-next-text");
+    const box = $("analysis-turn");
+    if (!box) return;
+    box.hidden = false;
+    const turn = turnAt(replay.ply);
+    const text = $("analysis-turn-text");
     const button = $("analysis-best-button");
-    if (!next) {
-      text.textContent = words.no_next;
+    if (!turn) {
+      text.textContent = words.no_turn;
       text.classList.remove("is-miss");
       button.hidden = true;
-      replay.clearBoardOverlay();
       return;
     }
     const parts = [
       words.exact_label,
-      format(words.next, {
-        ply: next.ply,
-        name: seatName(next.seat),
-        played: next.played_points,
-        best: next.best_points,
+      format(words.turn, {
+        ply: turn.ply,
+        name: seatName(turn.seat),
+        played: turn.played_points,
+        best: turn.best_points,
       }),
     ];
-    if (next.best_move) parts.push(format(words.next_best, { move: next.best_move }));
-    if (next.hint) parts.push(words.next_hint);
-    const view = expertText(next);
+    if (turn.best_move) parts.push(format(words.next_best, { move: turn.best_move }));
+    if (turn.hint) parts.push(words.next_hint);
+    const view = expertText(turn);
     if (view) parts.push(view);
     text.textContent = parts.join(" ");
-    text.classList.toggle("is-miss", next.missed >= BIG_MISS);
-    button.hidden = !next.best_move;
+    text.classList.toggle("is-miss", turn.missed >= BIG_MISS || Boolean(turn.expert?.mistake));
+    button.hidden = !turn.best_move;
     button.textContent = showBest ? words.hide_best : words.show_best;
     button.setAttribute("aria-pressed", String(showBest));
-    if (showBest && next.best_move) {
-      replay.drawBoardOverlay(next.best_move, { seat: next.seat, className: "analysis-best" });
+    if (showBest && turn.best_move) {
+      replay.drawBoardOverlay(turn.best_move, {
+        seat: turn.seat,
+        className: "analysis-best",
+        before: true,
+      });
     }
   }
 
@@ -210,17 +230,25 @@ function start(section) {
       const misses = document.createElement("td");
       misses.dataset.label = labels[labels.length - 1] || "";
       const list = player.biggest_misses || [];
-      if (!list.length) misses.textContent = words.no_miss;
+      // One box for the list, so that on phones (a flex line per figure) the commas stay
+      // between the turns instead of floating on their own.
+      const missList = document.createElement("span");
+      missList.className = "miss-list";
+      if (!list.length) missList.textContent = words.no_miss;
       list.forEach((miss, index) => {
-        if (index) misses.appendChild(document.createTextNode(", "));
+        if (index) missList.appendChild(document.createTextNode(", "));
         const link = document.createElement("button");
         link.type = "button";
         link.className = "link-button";
-        link.textContent = format(words.miss, { ply: miss.ply, missed: miss.missed });
+        link.textContent = plural(pageStrings.replay?.miss, miss.missed, {
+          ply: miss.ply,
+          missed: miss.missed,
+        });
         link.title = format(words.miss_title, { ply: miss.ply });
-        link.addEventListener("click", () => replay.goTo(miss.ply - 1));
-        misses.appendChild(link);
+        link.addEventListener("click", () => replay.goTo(miss.ply));
+        missList.appendChild(link);
       });
+      misses.appendChild(missList);
       row.appendChild(misses);
       body.appendChild(row);
     }
@@ -247,7 +275,7 @@ function start(section) {
     const barWidth = Math.max(2, Math.min(14, step * 0.7));
     const top = Math.max(1, ...analysis.turns.map((turn) => turn.best_points));
     const x = (ply) => layout.left + (ply - 0.5) * step;
-    const current = replay ? replay.ply + 1 : 0;
+    const current = replay ? replay.ply : 0;
 
     analysis.players.forEach((player, index) => {
       const y0 = layout.top + index * (layout.band + layout.gap);
@@ -285,7 +313,7 @@ function start(section) {
           played: turn.played_points,
           best: turn.best_points,
         });
-        group.addEventListener("click", () => replay.goTo(turn.ply - 1));
+        group.addEventListener("click", () => replay.goTo(turn.ply));
       }
     });
 
@@ -302,7 +330,15 @@ function start(section) {
   $("analysis-best-button").addEventListener("click", () => {
     showBest = !showBest;
     if (!showBest) replay.clearBoardOverlay();
-    renderNext();
+    renderTurn();
+  });
+
+  // A tap on a turn's mark (replay.js shows that turn): bring its explanation into view, which
+  // on a phone sits above the turn list.
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest || !event.target.closest(".turn-mark")) return;
+    const box = $("analysis-turn");
+    if (box && !box.hidden) box.scrollIntoView({ block: "nearest" });
   });
 
   document.addEventListener("replay:ready", (event) => {
@@ -318,7 +354,7 @@ function start(section) {
 
   document.addEventListener("replay:step", () => {
     if (!analysis || !replay) return;
-    renderNext();
+    renderTurn();
     renderChart();
   });
 }

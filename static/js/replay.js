@@ -14,11 +14,15 @@
  *     ply, total,            the turn shown (0 = empty board) and the number of turns
  *     goTo(ply),             show the board after turn `ply`
  *     showMarks(marks),      marks: [{ply, text, title?, className?}]: a mark in that turn's row
- *                            of the turn list and a dot on the chart; replaces earlier marks
+ *                            of the turn list (a button that shows that turn; the title is
+ *                            also its accessible text) and a dot on the chart; replaces earlier
+ *                            marks
  *     clearMarks(),
- *     drawBoardOverlay(move, {seat?, className?}):  outline placements ("SF5 RF6 HF7" or
- *                            [{piece, cell}]) on the board shown; roofs in `seat`'s colour. The
- *                            overlay is cleared at every step: redraw it on "replay:step".
+ *     drawBoardOverlay(move, {seat?, className?, before?}):  outline placements ("SF5 RF6 HF7"
+ *                            or [{piece, cell}]) on the board shown (with `before`: on the board
+ *                            before the turn shown, as an alternative to it); roofs in `seat`'s
+ *                            colour. The overlay is cleared at every step: redraw it on
+ *                            "replay:step".
  *     clearBoardOverlay(),
  *   }
  */
@@ -235,11 +239,25 @@ function start(page) {
       for (const mark of marks) {
         const row = table.querySelector('tbody tr[data-ply="' + Number(mark.ply) + '"] .turn-marks');
         if (!row) continue;
-        const span = document.createElement("span");
-        span.className = "turn-mark " + (mark.className || "");
-        span.textContent = " " + (mark.text || "•");
-        if (mark.title) span.title = mark.title;
-        row.appendChild(span);
+        // A button, so that the reason is a tap (or Enter) away: it shows that turn, whose
+        // analysis sits beside the board. The title is a hover's shortcut to the same words.
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "link-button turn-mark " + (mark.className || "");
+        button.dataset.ply = String(mark.ply);
+        const text = document.createElement("span");
+        text.setAttribute("aria-hidden", "true");
+        text.textContent = mark.text || "•";
+        button.appendChild(text);
+        if (mark.title) {
+          button.title = mark.title;
+          const words = document.createElement("span");
+          words.className = "visually-hidden";
+          words.textContent = mark.title;
+          button.appendChild(words);
+        }
+        button.addEventListener("click", () => goTo(mark.ply));
+        row.append(" ", button);
       }
     }
     drawChart();
@@ -249,8 +267,9 @@ function start(page) {
     overlay = typeof move === "string" ? parseMove(move) || [] : [...(move || [])];
     if (options.className) overlay = overlay.map((p) => ({ ...p, className: options.className }));
     overlaySeat = options.seat || (ply < total ? turns[ply].seat : 1);
-    const turn = ply ? turns[ply - 1] : null;
-    board.render(boards[ply], {
+    const before = Boolean(options.before) && ply > 0 && overlay.length > 0;
+    const turn = ply && !before ? turns[ply - 1] : null;
+    board.render(boards[before ? ply - 1 : ply], {
       last: turn ? (parseMove(turn.move) || []).map((p) => p.cell) : [],
       overlay,
       seat: overlaySeat,
