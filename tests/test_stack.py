@@ -272,7 +272,11 @@ def spawn_up(env: dict[str, str], log: IO[str]) -> subprocess.Popen:
 
 def stop_up(stack: subprocess.Popen) -> None:
     """Ctrl-C: supervisord stops every process. Should it not within a minute, it and every
-    process of its session are killed."""
+    process of its session are killed; so is anything Ctrl-C left behind (each program has a
+    process group of its own)."""
+    processes = []
+    with contextlib.suppress(psutil.Error):
+        processes = psutil.Process(stack.pid).children(recursive=True)
     if stack.poll() is None:
         os.killpg(stack.pid, signal.SIGINT)
     try:
@@ -280,6 +284,9 @@ def stop_up(stack: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(stack.pid, signal.SIGKILL)
         stack.wait()
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            process.kill()
 
 
 @contextlib.contextmanager
@@ -307,15 +314,7 @@ def _make_up(
             time.sleep(0.5)
         yield port, env, stack, log_path
     finally:
-        # Ctrl-C: supervisord stops every process. Should it not within a minute, it and every
-        # process it started are killed (each program has a process group of its own).
-        processes = []
-        with contextlib.suppress(psutil.Error):
-            processes = psutil.Process(stack.pid).children(recursive=True)
         stop_up(stack)
-        for process in processes:
-            with contextlib.suppress(psutil.Error):
-                process.kill()
         log.close()
     for offset in range(3):
         assert _free(port + offset), f"port {port + offset} still answers after Ctrl-C"

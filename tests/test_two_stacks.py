@@ -58,14 +58,7 @@ def _stack(tmp_path: Path, name: str, **extra: str) -> Iterator[tuple[int, dict,
             time.sleep(0.5)
         yield port, env, stack
     finally:
-        # Every program has a process group of its own: kill what Ctrl-C left behind.
-        processes = []
-        with contextlib.suppress(psutil.Error):
-            processes = psutil.Process(stack.pid).children(recursive=True)
         stop_up(stack)
-        for process in processes:
-            with contextlib.suppress(psutil.Error):
-                process.kill()
         log.close()
 
 
