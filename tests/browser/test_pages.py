@@ -165,3 +165,13 @@ def test_the_hinted_share_and_marks_fit_the_screen(pages, player, screenshot, wi
     screenshot(page, f"lobby-hints-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the lobby is {overflow}px wider than the {width} screen"
+
+
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_the_tournaments_intro_names_the_arena_and_fits(pages, screenshot, width, viewport):
+    page = pages.open(viewport=viewport, language="de")
+    page.goto("/tournaments/")
+    expect(page.locator("p.lead")).to_contain_text("Arena")
+    screenshot(page, f"tournaments-intro-de-{width}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the tournaments page is {overflow}px wider than the {width} screen"
