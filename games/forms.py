@@ -25,11 +25,10 @@ OPPONENT_SEATS = (2, 3, 4)
 
 OPPONENT_NAMES = {
     PERSON: _("a person"),
-    Seat.BotLevel.EASY: _("Bot (easy)"),
-    Seat.BotLevel.MEDIUM: _("Bot (medium)"),
-    Seat.BotLevel.HARD: _("Bot (hard)"),
+    **{level: name for level, name in SEAT_CHOICES if level != PERSON},
 }
-"""The opponents as the lobby's start button names them ("Start game against Bot (medium)")."""
+"""The opponents as the lobby's start button names them ("Start game against Bot (medium)"):
+every bot of the seat choices, each under its own name."""
 
 DEFAULT_OPPONENT = Seat.BotLevel.MEDIUM
 """A newcomer's first game starts at once, against a bot; "Play a person" opens a game instead."""

@@ -326,6 +326,9 @@ def client_strings() -> dict[str, Any]:
         "aborted": _("Aborted: the game ended before every player had moved, so nobody won."),
         "rating": _("Rating"),
         "rating_change": _("Rating %(before)s → %(after)s (%(change)s)"),
+        "hint_not_counted": _(
+            "%(names)s asked for a hint in this game, so it does not count for their rating."
+        ),
         "rating_reasons": {
             "hint": _("not counted: asked for a hint"),
             "casual": _("not counted: casual game"),

@@ -51,9 +51,11 @@ def puzzle_player(user: User | AnonymousUser) -> PuzzlePlayer | None:
 
 
 def puzzles_filtered(
-    *, theme: str | None = None, difficulty: int | None = None
+    *, theme: str | None = None, difficulty: int | None = None, kind: str | None = None
 ) -> QuerySet[Puzzle]:
     puzzles = Puzzle.objects.all()
+    if kind:
+        puzzles = puzzles.filter(kind=kind)
     if theme:
         puzzles = puzzles.filter(themes__contains=f",{theme},")
     if difficulty:
@@ -66,10 +68,13 @@ def puzzle_list(
     user: User | AnonymousUser | None = None,
     theme: str | None = None,
     difficulty: int | None = None,
+    kind: str | None = None,
 ) -> QuerySet[Puzzle]:
     """Puzzles for the list, easiest first; each with ``mine``: the reader's best result on it
     (2 solved, 1 tried, 0 not yet; always 0 signed out). Nothing of the answers."""
-    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty).order_by("rating", "id")
+    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty, kind=kind).order_by(
+        "rating", "id"
+    )
     if user is not None and user.is_authenticated:
         rows = PuzzleAttempt.objects.filter(puzzle=OuterRef("pk"), user=user)
         return puzzles.annotate(
@@ -88,12 +93,15 @@ def puzzle_next(
     exclude: Collection[int] = (),
     theme: str | None = None,
     difficulty: int | None = None,
+    kind: str | None = None,
     rng: random.Random | None = None,
 ) -> Puzzle | None:
     """A puzzle the player has not tried, near their rating (signed out: near 1500), among the
-    chosen theme and difficulty; None when none is left."""
+    chosen theme, difficulty and kind; None when none is left."""
     rng = rng or random.Random()
-    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty).exclude(pk__in=list(exclude))
+    puzzles = puzzles_filtered(theme=theme, difficulty=difficulty, kind=kind).exclude(
+        pk__in=list(exclude)
+    )
     rating = DEFAULT_RATING
     if user is not None and user.is_authenticated:
         puzzles = puzzles.exclude(attempt_rows__user=user)

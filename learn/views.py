@@ -28,6 +28,7 @@ from learn import board, selectors, services
 from learn.models import Puzzle
 
 THEME_NAMES = dict(Puzzle.Theme.choices)
+KIND_NAMES = dict(Puzzle.Kind.choices)
 
 
 def learn_strings() -> dict[str, Any]:
@@ -76,7 +77,8 @@ def learn_strings() -> dict[str, Any]:
                 )
             ),
             "rating": _("Your puzzle rating: %(before)s → %(after)s"),
-            "source": _("From %(label)s, turn %(ply)s"),
+            "source_site": _("From a game played on this site, turn %(ply)s"),
+            "source_bots": _("From a game between bots, turn %(ply)s"),
             "streak": _("Streak: %(streak)s"),
             "solution": _("A solution: %(move)s"),
             "wrong": _("Not the best turn: try again, or show the answer."),
@@ -84,6 +86,24 @@ def learn_strings() -> dict[str, Any]:
                 lambda n: ngettext(
                     "The answer: the most is %(best)s point.",
                     "The answer: the most is %(best)s points.",
+                    n,
+                )
+            ),
+            # A best-turn puzzle is not about the most points now: its words say so.
+            "best_turn_solved": _("Solved! Your turn is as good as the expert's best turn."),
+            "best_turn_found": counted_forms(
+                lambda n: ngettext(
+                    "Your turn scores %(points)s point now.",
+                    "Your turn scores %(points)s points now.",
+                    n,
+                )
+            ),
+            "best_turn_gave_up": counted_forms(
+                lambda n: ngettext(
+                    "The answer: the expert's best turn, which scores %(best)s point now "
+                    "and keeps you furthest ahead after the others' replies.",
+                    "The answer: the expert's best turn, which scores %(best)s points now "
+                    "and keeps you furthest ahead after the others' replies.",
                     n,
                 )
             ),
@@ -143,9 +163,11 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
 def _filters(request: HttpRequest) -> dict[str, Any]:
     theme = request.GET.get("theme") or None
     difficulty = request.GET.get("difficulty") or None
+    kind = request.GET.get("kind") or None
     return {
         "theme": theme if theme in THEME_NAMES else None,
         "difficulty": int(difficulty) if difficulty in {"1", "2", "3", "4", "5"} else None,
+        "kind": kind if kind in KIND_NAMES else None,
     }
 
 
@@ -157,6 +179,10 @@ def puzzles_home(request: HttpRequest) -> HttpResponse:
         {"code": code, "name": name, "count": selectors.puzzles_filtered(theme=code).count()}
         for code, name in THEME_NAMES.items()
     ]
+    kinds = [
+        {"code": code, "name": name, "count": selectors.puzzles_filtered(kind=code).count()}
+        for code, name in KIND_NAMES.items()
+    ]
     return render(
         request,
         "learn/puzzles.html",
@@ -164,6 +190,7 @@ def puzzles_home(request: HttpRequest) -> HttpResponse:
             "daily": daily,
             "player": player,
             "themes": themes,
+            "kinds": kinds,
             "total": Puzzle.objects.count(),
             "difficulties": range(1, 6),
             "session_streak": request.session.get("puzzle_streak", 0),
@@ -267,8 +294,8 @@ LIST_PAGE = 30
 
 @require_GET
 def puzzle_list(request: HttpRequest) -> HttpResponse:
-    """``/puzzles/list/?theme=&difficulty=&page=``: every puzzle, by theme and difficulty, with
-    the reader's result on each; no solution (and no theme but the one chosen)."""
+    """``/puzzles/list/?theme=&difficulty=&kind=&page=``: every puzzle, by theme, difficulty and
+    kind, with the reader's result on each; no solution (and no theme but the one chosen)."""
     filters = _filters(request)
     pages = Paginator(selectors.puzzle_list(user=request.user, **filters), LIST_PAGE)
     page = pages.get_page(request.GET.get("page"))
@@ -279,6 +306,7 @@ def puzzle_list(request: HttpRequest) -> HttpResponse:
             "page": page,
             "filters": filters,
             "themes": [(code, str(name).capitalize()) for code, name in THEME_NAMES.items()],
+            "kinds": [(code, str(name).capitalize()) for code, name in KIND_NAMES.items()],
             "difficulties": range(1, 6),
             "query": urlencode({k: v for k, v in filters.items() if v}),
         },

@@ -82,6 +82,11 @@ class HintShare:
         return self.hinted_games / self.rated_games if self.rated_games else None
 
     @property
+    def counted_games(self) -> int:
+        """The rated games that counted for the player's rating: those without a hint."""
+        return self.rated_games - self.hinted_games
+
+    @property
     def percent(self) -> int | None:
         return None if self.share is None else round(100 * self.share)
 

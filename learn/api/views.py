@@ -302,6 +302,10 @@ class PuzzleSummarySerializer(serializers.Serializer[Any]):
     supply = PuzzleSupplySerializer()
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     difficulty = serializers.IntegerField(min_value=1, max_value=5)
+    kind = serializers.ChoiceField(
+        choices=Puzzle.Kind.choices,
+        help_text="most_points: the most points now; best_turn: the expert's look-ahead.",
+    )
     rating = serializers.FloatField(help_text="The puzzle's rating (Elo against solvers).")
     attempts = serializers.IntegerField(help_text="First results of players on it.")
     solved = serializers.IntegerField(help_text="Of those, solves.")
@@ -326,16 +330,24 @@ class PuzzleListApi(SiestaApi):
     class FilterSerializer(serializers.Serializer[Any]):
         theme = serializers.ChoiceField(choices=Puzzle.Theme.choices, required=False)
         difficulty = serializers.IntegerField(min_value=1, max_value=5, required=False)
+        kind = serializers.ChoiceField(
+            choices=Puzzle.Kind.choices,
+            required=False,
+            help_text="most_points (the most points now, exact) or best_turn (the expert's "
+            "look-ahead).",
+        )
 
     @extend_schema(
         tags=["puzzles"],
         summary="List puzzles, easiest first",
-        description="Filter by theme and difficulty (1..5); `page_size` sets the page's length. "
-        "Try one with POST /api/puzzles/{id}/attempts/.",
+        description="Filter by theme, difficulty (1..5) and kind; `page_size` sets the page's "
+        "length. Try one with POST /api/puzzles/{id}/attempts/.",
         parameters=[FilterSerializer],
         responses={
             200: PuzzleSummarySerializer(many=True),
-            **error_responses(e400="An unknown theme, a difficulty out of 1..5, a bad page size."),
+            **error_responses(
+                e400="An unknown theme or kind, a difficulty out of 1..5, a bad page size."
+            ),
         },
     )
     def get(self, request: Request) -> Response:

@@ -62,6 +62,12 @@ function main() {
     form.addEventListener("change", renameStart);
     update();
     renameStart();
+    // A page brought back (Back, or the browser restoring the form's choices) names the seats
+    // as they are now, not as they were served.
+    window.addEventListener("pageshow", () => {
+      update();
+      renameStart();
+    });
     // "Play a person" leaves every seat to a person, so Rated may be chosen for it.
     const personButton = document.getElementById("person-button");
     if (personButton && rated) {

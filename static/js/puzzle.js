@@ -84,6 +84,17 @@ function main() {
   }
 
   function resultLine(result) {
+    // A best-turn puzzle: the answer is the expert's look-ahead, not the most points now.
+    if (result.kind === "best_turn") {
+      if (result.gave_up) {
+        return plural(words.best_turn_gave_up, result.best_points, { best: result.best_points });
+      }
+      return (
+        plural(words.best_turn_found, result.points, { points: result.points }) +
+        " " +
+        words.best_turn_solved
+      );
+    }
     if (result.gave_up) return plural(words.gave_up, result.best_points, { best: result.best_points });
     return (
       plural(words.found, result.points, { points: result.points, best: result.best_points }) +
@@ -123,12 +134,11 @@ function main() {
       replay.hidden = false;
     }
     $("source-analysis").href = result.source.url;
-    if (result.source.label) {
-      $("source-label").textContent = format(words.source, {
-        label: result.source.label,
-        ply: result.source.ply + 1,
-      });
-    }
+    // Where it came from, in the reader's words (the stored label is for the staff).
+    $("source-label").textContent = format(
+      result.source.label && !result.source.game ? words.source_bots : words.source_site,
+      { ply: result.source.ply + 1 },
+    );
     render();
     $("next-button").focus();
   }

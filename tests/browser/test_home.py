@@ -107,3 +107,25 @@ def test_the_home_page_fits_both_screens_in_every_language(pages, player, langua
                 .map((b) => b.textContent.trim())"""
             )
             assert outside == [], f"buttons out of their card ({width}, {language}): {outside}"
+
+
+def test_the_live_cards_hint_bulb_is_a_small_mark_beside_the_name(pages, player):
+    """The bulb of a player who took a hint is sized as the text's mark, not as the board."""
+
+    def hinted_live_game() -> None:
+        from games.models import Seat
+
+        game_id = _live_game(player)
+        Seat.objects.filter(game_id=game_id, seat=1).update(hinted=True)
+
+    off_the_loop(hinted_live_game)
+    for width, viewport in [("desktop", DESKTOP), ("phone", PHONE)]:
+        page = pages.open(player, viewport=viewport)
+        page.goto("/")
+        bulb = page.locator("#featured-game .hint-mark svg")
+        expect(bulb).to_be_visible()
+        box = bulb.bounding_box()
+        assert box["height"] <= 24, box
+        assert box["width"] <= 24, box
+        expect(page.locator("#featured-game svg.siesta-board")).to_be_visible()
+        shot(page, f"home-hint-mark-{width}")

@@ -113,15 +113,17 @@ def _hinted_games(player):
 
     rival = UserFactory(username="a-rather-long-username-for-a-phone")
     hinted_game([player, rival], rival)
-    hinted_game([player, rival], rival, hinters={player})
-    return rival
+    return hinted_game([player, rival], rival, hinters={player})
 
 
 @pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
 def test_the_hinted_share_and_marks_fit_the_screen(pages, player, screenshot, width, viewport):
-    off_the_loop(_hinted_games, player)
+    hinted = off_the_loop(_hinted_games, player)
     page = pages.open(player, viewport=viewport)
     page.goto("/leaderboard/")
+    expect(page.locator("main")).to_contain_text(
+        "a player whose rated games all had a hint is not listed"
+    )
     expect(page.locator("table.leaderboard th").last).to_contain_text("Hints")
     mine = page.locator("table.leaderboard tr.mine td.hints")
     expect(mine).to_contain_text("50%")
@@ -134,6 +136,9 @@ def test_the_hinted_share_and_marks_fit_the_screen(pages, player, screenshot, wi
     expect(mine).to_be_in_viewport()
     page.goto(f"/users/{player.username}/")
     expect(page.locator(".hint-share")).to_contain_text("Hints in 1 of 2 rated games (50%)")
+    expect(page.locator(".hint-share")).to_contain_text(
+        "A game with a hint does not count for the player’s rating: 1 game left out, 1 counted."
+    )
     mark = page.locator("table.games .hint-mark")
     expect(mark).to_have_count(1)
     expect(mark).to_have_attribute(
@@ -142,9 +147,31 @@ def test_the_hinted_share_and_marks_fit_the_screen(pages, player, screenshot, wi
     screenshot(page, f"profile-hints-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the profile is {overflow}px wider than the {width} screen"
+    # The end banner of the game with the hint says why it did not count, and for whom.
+    page.goto(f"/games/{hinted.pk}/")
+    note = page.locator("#result-hint-note")
+    expect(note).to_have_text(
+        f"{player.username} asked for a hint in this game, so it does not count for their rating."
+    )
+    note.scroll_into_view_if_needed()
+    screenshot(page, f"result-hint-note-{width}")
+    # The banner and its note stay within the screen (the turn list below scrolls on its own).
+    for part in ("#result-banner", "#result-hint-note"):
+        box = page.locator(part).bounding_box()
+        assert box["x"] + box["width"] <= viewport["width"] + 1, (part, box, width)
     page.goto("/play/")
     expect(page.locator(".game-list .hint-mark")).to_have_count(1)  # the player's finished games
     page.locator(".game-list .hint-mark").scroll_into_view_if_needed()
     screenshot(page, f"lobby-hints-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the lobby is {overflow}px wider than the {width} screen"
+
+
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_the_tournaments_intro_names_the_arena_and_fits(pages, screenshot, width, viewport):
+    page = pages.open(viewport=viewport, language="de")
+    page.goto("/tournaments/")
+    expect(page.locator("p.lead")).to_contain_text("Arena")
+    screenshot(page, f"tournaments-intro-de-{width}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the tournaments page is {overflow}px wider than the {width} screen"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games.forms import GameCreateForm
+from games.forms import SEAT_CHOICES, GameCreateForm
 from games.models import turn_time_label
 from games.services import BotSpec
 
@@ -91,6 +91,16 @@ def test_the_start_button_names_every_opponent_of_the_posted_form_in_seat_order(
     )
     # Only the seats the number of players has.
     assert words(form(players="2").start_label()) == "Start game against Bot (hard)"
+
+
+def test_the_start_button_names_every_bot_level_the_seats_offer():
+    """Each bot of the seat choices under its own name: never "a person" for a bot."""
+    assert words(form(players="2", seat_2="expert").start_label()) == (
+        "Start game against Bot (expert)"
+    )
+    names = GameCreateForm.start_strings()["names"]
+    assert {level for level, _name in SEAT_CHOICES} == set(names)
+    assert names["expert"] == "Bot (expert)"
 
 
 def test_the_start_button_words_follow_the_language():

@@ -178,3 +178,63 @@ def test_a_puzzle_solved_on_a_phone(page: Any) -> None:
     page.wait_for_selector("#puzzle-result:not([hidden])")
     assert page.locator("#result-themes").is_visible()
     page.screenshot(path="screenshots/puzzle-phone-it-solved.png", full_page=True)
+
+
+@pytest.mark.parametrize(("width", "height", "language"), [(1366, 900, "en"), (375, 800, "de")])
+def test_a_best_turn_puzzle_fits_a_phone_and_its_answer_keeps_to_its_kind(
+    page: Any, width: int, height: int, language: str
+) -> None:
+    """The kind's label wraps within a 375 px phone; the answer is the expert's best turn, not
+    "the most points", and the source says where it came from in the reader's words."""
+    from learn.models import Puzzle
+    from tests.learn.test_puzzles import _small_puzzle
+
+    puzzle = _small_puzzle()
+    Puzzle.objects.filter(pk=puzzle.pk).update(
+        kind=Puzzle.Kind.BEST_TURN, solution_value=3.0, source_label="bots easy-easy-medium, seed 7"
+    )
+    page.set_viewport_size({"width": width, "height": height})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": page.base}])
+    page.goto(f"{page.base}/puzzles/{puzzle.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    badge = page.locator(".badge-kind").bounding_box()
+    assert badge["x"] + badge["width"] <= width, badge
+    page.screenshot(path=f"screenshots/puzzle-best-turn-{width}-{language}.png")
+    page.click("#give-up-button")
+    page.wait_for_selector("#puzzle-result:not([hidden])")
+    line = page.inner_text("#result-line")
+    source = page.inner_text("#source-label")
+    page.screenshot(path=f"screenshots/puzzle-best-turn-{width}-{language}-answer.png")
+    assert "seed" not in source
+    assert "bots easy" not in source
+    if language == "en":
+        assert "the most is" not in line
+        assert line.startswith("The answer: the expert's best turn, which scores 7 points now")
+        assert source == "From a game between bots, turn 1"
+    else:
+        assert "The answer" not in line, line
+        assert "meisten Punkte" not in line, line
+        assert source.startswith("Aus einem Spiel"), source
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 900), (375, 800)])
+def test_the_puzzle_list_filters_by_kind_within_the_screen(
+    page: Any, width: int, height: int
+) -> None:
+    from learn.models import Puzzle
+    from tests.learn.test_puzzles import _small_puzzle
+
+    puzzle = _small_puzzle()
+    Puzzle.objects.filter(pk=puzzle.pk).update(kind=Puzzle.Kind.BEST_TURN, solution_value=3.0)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{page.base}/puzzles/")
+    page.screenshot(path=f"screenshots/puzzles-home-{width}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.goto(f"{page.base}/puzzles/list/")
+    page.select_option("select[name=kind]", "best_turn")
+    page.click(".puzzle-filters button[type=submit]")
+    page.wait_for_url("**kind=best_turn**")
+    assert "Best turn" in page.inner_text(".puzzle-list tbody")
+    page.screenshot(path=f"screenshots/puzzle-list-kind-{width}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -68,6 +68,7 @@ def test_every_puzzle_easiest_first_with_its_position_and_no_answer(puzzles):
         "supply": puzzle.supply,
         "scores": puzzle.scores,
         "difficulty": 1,
+        "kind": "most_points",
         "rating": 1200.0,
         "attempts": 0,
         "solved": 0,

@@ -79,7 +79,10 @@ def test_equal_ratings_share_a_rank(client):
     RatingFactory(user__username="b", rating=1550.0)
     RatingFactory(user__username="c", rating=1550.0)
     RatingFactory(user__username="d", rating=1500.0)
-    ranks = [re.search(r"<td>(\d+)</td>", r).group(1) for r in rows(page(client, "/leaderboard/"))]
+    ranks = [
+        re.search(r'<td class="fold-main fold-rank">(\d+)</td>', r).group(1)
+        for r in rows(page(client, "/leaderboard/"))
+    ]
     assert ranks == ["1", "2", "2", "4"]
 
 
@@ -101,7 +104,7 @@ def test_leaderboard_is_paginated_by_25(client):
     assert "Page 1 of 2" in first
     second = rows(page(client, reverse("leaderboard") + "?mode=ffa&page=2"))
     assert len(second) == 5
-    assert "<td>26</td>" in second[0]
+    assert '<td class="fold-main fold-rank">26</td>' in second[0]
 
 
 def test_own_row_is_highlighted(client):
@@ -175,7 +178,7 @@ def test_the_leaderboard_shows_each_player_s_hinted_share(client):
 def test_a_leaderboard_row_without_history_shows_no_share(client):
     RatingFactory(user__username="imported")
     (row,) = rows(page(client, reverse("leaderboard")))
-    assert '<td class="num hints">—</td>' in row
+    assert '<td class="num hints" data-label="Hints">—</td>' in row
 
 
 def test_the_leaderboard_page_reads_its_rows_in_a_few_queries(

@@ -240,6 +240,17 @@ export function renderResult(banner, state, strings) {
     }
     scores.appendChild(row);
   }
+  // Why a game did not count for someone, said plainly under the scores: a hint.
+  const note = banner.querySelector("#result-hint-note");
+  const hinted = state.seats.filter((seat) => seat.rating_reason === "hint");
+  if (note) {
+    note.hidden = !(hinted.length && strings.hint_not_counted);
+    note.textContent = note.hidden
+      ? ""
+      : format(strings.hint_not_counted, {
+          names: hinted.map((seat) => seatName(seat, strings)).join(", "),
+        });
+  }
   const sums = banner.querySelector(".team-sums");
   const teams = aborted ? null : state.result.team_scores;
   sums.replaceChildren();
