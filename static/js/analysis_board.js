@@ -99,6 +99,7 @@ function main() {
       provisional: builder.placements,
       overlay,
       seat: current.to_move,
+      siestas: current.siestas,
     });
     board.grid.classList.toggle("is-playable", !current.over);
     $("analysis-status").textContent = current.over

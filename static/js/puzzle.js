@@ -50,6 +50,7 @@ function main() {
       provisional: solution ? [] : builder.placements,
       overlay,
       seat: puzzle.to_move,
+      siestas: puzzle.siestas,
     });
     board.grid.classList.toggle("is-playable", !done);
     // While the answer is on the board, the turn tried is not.

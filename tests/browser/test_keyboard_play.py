@@ -124,6 +124,11 @@ def test_a_bot_game_is_played_to_its_end_by_keyboard_and_heard(pages, screenshot
         )
         expect(announced(page).locator("p").last).to_have_text(re.compile(r"^Your turn\."))
         if number == 1:
+            # Each cell says its owner and the siestas it is part of (the server's count).
+            roof = re.compile(r"^[A-L]\d+: roof of carmen \(player 1\), \d siestas?$")
+            expect(page.get_by_role("gridcell", name=roof).first).to_be_attached()
+            shadow = re.compile(r"^[A-L]\d+: shadow, \d siestas?$")
+            expect(page.get_by_role("gridcell", name=shadow).first).to_be_attached()
             command.focus()
             page.keyboard.type("score")
             page.keyboard.press("Enter")
@@ -168,3 +173,11 @@ def test_the_analysis_board_and_a_puzzle_are_walked_by_the_same_keys(pages, play
         page.keyboard.press("r")
         page.keyboard.press("Enter")
         expect(page.get_by_role("gridcell", name=re.compile(rf"^{roof}: roof"))).to_be_attached()
+    # The puzzle's cells (S1## in rows 1 and 2) name the seat as the page shows it, and the siestas.
+    for cell, name in [
+        ("A1", "A1: sun, 1 siesta"),
+        ("B1", "B1: roof of Player 1, 1 siesta"),
+        ("D2", "D2: shadow, 1 siesta"),
+        ("A3", "A3: empty"),
+    ]:
+        expect(page.locator(f".cell[data-cell='{cell}']")).to_have_attribute("aria-label", name)

@@ -1,6 +1,7 @@
 /*
  * The live game page without sight (docs/accessibility.md): every turn, the game's end and the
- * rating change said in a polite live region; the board's cells named with their owner; the
+ * rating change said in a polite live region; the board's cells named with their owner and
+ * siestas (game.js draws them with `seatWords` and the state's `siestas`); the
  * board walked by keys (arrows, Home/End, PageUp/PageDown, Ctrl+Home/End); and the command
  * line that takes a turn in the notation or answers a question in words.
  *
@@ -9,6 +10,7 @@
  */
 import { COLUMNS, SIZE, cellIndex, decodeChar, parseMove } from "../lib/notation.js";
 import { rovingGrid } from "./grid_keys.js";
+import { cellLabel, siestasAt } from "../lib/board.js";
 import { resultWords, seatName } from "../lib/seats.js";
 import { byId, format, plural } from "../lib/util.js";
 
@@ -42,14 +44,12 @@ export function seatWords(state, seat, strings) {
   return format(strings.a11y.seat_name, { name, seat });
 }
 
-/** What a cell holds, in words: "D4: roof of Ana (player 1)" / "E5: empty". */
+/** What a cell holds, in words: "D4: roof of Ana (player 1), 2 siestas" / "E5: empty". */
 export function cellWords(state, name, strings) {
   const { row, column } = cellIndex(name);
   const held = decodeChar(state.board[row][column]);
-  if (held.kind === "roof") {
-    return format(strings.a11y.cell_roof, { cell: name, name: seatWords(state, held.seat, strings) });
-  }
-  return format(strings.cell[held.kind], { cell: name });
+  const owner = (seat) => seatWords(state, seat, strings);
+  return cellLabel(strings, name, held, owner, siestasAt(state.siestas, row, column));
 }
 
 /** One turn said out: who, what, the points it scored and gave. */
@@ -200,22 +200,6 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
   const say = announcer();
   const gameId = page.dataset.gameId;
 
-  // -- cells named with their owner ---------------------------------------------------------------
-
-  function nameCells() {
-    const state = store.state;
-    for (const [name, cell] of board.cells) {
-      const { row, column } = cellIndex(name);
-      const held = decodeChar(state.board[row][column]);
-      if (held.kind === "roof") cell.setAttribute("aria-label", cellWords(state, name, strings));
-    }
-  }
-
-  /** After every drawing of the board (game.js calls it from render()). */
-  function afterRender() {
-    nameCells();
-  }
-
   // -- the board by keys: walked as a grid (grid_keys.js); Enter or Space places -----------------
 
   rovingGrid(board);
@@ -316,5 +300,5 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
     return a.unknown;
   }
 
-  return { afterRender, say };
+  return { say };
 }
