@@ -42,6 +42,7 @@ def main_pages(player: Any, ids: dict[str, int], signed_in: bool) -> list[tuple[
         ("puzzle", f"/puzzles/{ids['puzzle']}/"),
         ("analysis", "/analysis/"),
         ("game", f"/games/{ids['game']}/"),
+        ("without-sight", "/rules/without-sight/"),
     ]
     if signed_in:
         pages.append(("settings", "/accounts/"))

@@ -80,6 +80,14 @@ def test_a_bot_game_is_played_to_its_end_by_keyboard_and_heard(pages, screenshot
         assert focused(page) == cell, key
     page.keyboard.press("Control+End")
     assert focused(page) == "L12"
+    # The next Tab stop after the board: the help's visible link (keys and commands).
+    page.keyboard.press("Tab")
+    help_link = page.get_by_role("link", name="Playing without sight: keys and commands")
+    expect(help_link).to_be_focused()
+    expect(help_link).to_be_visible()
+    assert help_link.get_attribute("href") == "/rules/without-sight/"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "L12"
 
     command = page.get_by_role("textbox", name="Command or turn")
     answer = page.locator("#command-output")
