@@ -167,6 +167,12 @@ function main() {
   }
 
   $("submit-button").addEventListener("click", submit);
+  Learn.commandLine({
+    builder,
+    strings,
+    confirmId: "submit-button",
+    getState: () => Learn.commandState({ ...position, siestas: puzzle.siestas }, [], strings),
+  });
   $("give-up-button").addEventListener("click", giveUp);
 
   Learn.seatTable($("puzzle-seats"), position, strings);

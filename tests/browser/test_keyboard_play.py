@@ -189,3 +189,37 @@ def test_the_analysis_board_and_a_puzzle_are_walked_by_the_same_keys(pages, play
         ("A3", "A3: empty"),
     ]:
         expect(page.locator(f".cell[data-cell='{cell}']")).to_have_attribute("aria-label", name)
+    # The game page's command line, here too: questions, a typed turn, undo.
+    command = page.get_by_role("textbox", name="Command or turn")
+    answer = page.locator("#command-output")
+    for text, said in [
+        ("cell b1", "B1: roof of Player 1, 1 siesta"),
+        ("turn", "Player 1 is to move."),
+        ("score", re.compile(r"^Player 1: \d+ points?\. Player 2: \d+ points?\.$")),
+        ("row 2", re.compile(r"^A2: sun, 1 siesta; B2: roof of Player 1, 1 siesta; .*: empty\.$")),
+        ("he1", "Checking HE1."),
+        ("undo", "Last placement taken back."),
+        ("dance", "Unknown command. Type help for the list."),
+    ]:
+        command.focus()
+        page.keyboard.type(text)
+        page.keyboard.press("Enter")
+        expect(answer).to_have_text(said)
+        if text == "he1":
+            expect(page.locator("#pending-move")).to_have_text("HE1")
+    expect(page.locator("#pending-move")).to_have_text("")
+    page.goto("/analysis/")
+    expect(page.get_by_role("gridcell", name=re.compile(r"^F6: "))).to_be_attached()
+    command.focus()
+    page.keyboard.type("sf6 rf7 hf8")
+    page.keyboard.press("Enter")
+    expect(answer).to_have_text("Checking SF6 RF7 HF8.")
+    expect(page.get_by_role("button", name="Play")).to_be_enabled()
+    page.keyboard.type("confirm")
+    page.keyboard.press("Enter")
+    expect(page.locator(".cell[data-cell='F7']")).to_have_attribute(
+        "aria-label", "F7: roof of Player 1, 1 siesta"
+    )
+    page.keyboard.type("last")
+    page.keyboard.press("Enter")
+    expect(answer).to_have_text("Player 1 played SF6 RF7 HF8 and scored 1 point.")

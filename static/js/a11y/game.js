@@ -37,9 +37,11 @@ export function announcer() {
   };
 }
 
-/** "Ana (player 1)", "Bot (easy) (player 2)". */
+/** "Ana (player 1)", "Bot (easy) (player 2)"; a seat with a `label` (the analysis board's and
+ * the puzzles' "Player 2", who have no names) says its label. */
 export function seatWords(state, seat, strings) {
   const found = state.seats.find((s) => s.seat === seat);
+  if (found && found.label) return found.label;
   const name = found ? seatName(found, strings) : "";
   return format(strings.a11y.seat_name, { name, seat });
 }
@@ -263,25 +265,37 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
 
   // -- the command line -------------------------------------------------------------------------
 
+  setUpCommandLine({ getState: () => store.state, mySeat, strings, actions: mySeat ? actions : null });
+
+  return { say };
+}
+
+/**
+ * The command line of templates/games/_command_line.html, on the game page, the analysis board
+ * and the puzzles: questions are answered from `getState()` (a game state, or one made like it:
+ * learn.js `commandState`); turn commands go to `actions` ({undo, clearAll, confirmTurn,
+ * typeTurn(text) → bool}), none for a watcher.
+ */
+export function setUpCommandLine({ getState, mySeat, strings, actions }) {
+  const a = strings.a11y;
   const form = byId("command-form");
   const input = byId("command-input");
   const output = byId("command-output");
-  if (form && input && output) {
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const text = input.value.trim().toLowerCase();
-      if (!text) return;
-      let reply = answer(store.state, mySeat, text, strings);
-      if (reply === null) reply = command(text);
-      output.textContent = reply;
-      input.value = "";
-    });
-  }
+  if (!form || !input || !output) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim().toLowerCase();
+    if (!text) return;
+    let reply = answer(getState(), mySeat, text, strings);
+    if (reply === null) reply = command(text);
+    output.textContent = reply;
+    input.value = "";
+  });
 
   /** Turn commands: a move in the notation, confirm, undo, clear. */
   function command(text) {
     const word = commandOf(text, a.commands);
-    if (!mySeat) return a.unknown;
+    if (!actions) return a.unknown;
     if (word === "confirm") {
       actions.confirmTurn();
       return a.confirming;
@@ -299,6 +313,4 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
     }
     return a.unknown;
   }
-
-  return { say };
 }
