@@ -365,6 +365,19 @@ function start(page) {
     dialog.showModal();
   }
 
+  // In the dialog the Tab key wraps from its last button to its first and back (the page behind
+  // is inert; without this the focus would leave for the browser's own controls).
+  const confirmDialog = $("confirm-dialog");
+  confirmDialog?.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const buttons = Array.from(confirmDialog.querySelectorAll("button"));
+    const edge = event.shiftKey ? buttons[0] : buttons[buttons.length - 1];
+    if (document.activeElement === edge) {
+      event.preventDefault();
+      (event.shiftKey ? buttons[buttons.length - 1] : buttons[0]).focus();
+    }
+  });
+
   function askHint() {
     if (!isMyTurn() || pending) return;
     // Only a rated game has a rating to lose.
