@@ -18,6 +18,10 @@ def a11y_strings() -> dict[str, Any]:
     return {
         "seat_name": _("%(name)s (player %(seat)s)"),
         "cell_roof": _("%(cell)s: roof of %(name)s"),
+        # A cell's words (cell_roof or the board's own) and the siestas it is part of.
+        "in_siestas": counted_forms(
+            lambda n: ngettext("%(words)s, %(count)s siesta", "%(words)s, %(count)s siestas", n)
+        ),
         "turn_played": counted_forms(
             lambda n: ngettext(
                 "%(name)s played %(move)s and scored %(points)s point.",

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from games import rows
 from games.engine import GameOutcome, Position, SeatResult
 from games.engine.record import GameRecord
+from games.engine.study import siesta_counts
 from games.errors import GameNotFound, NotFound
 from games.models import Game, Seat, Turn, turn_time_label
 from games.state import (
@@ -193,6 +194,7 @@ def game_state(
             for s in seats
         ],
         "board": list(game.board),
+        "siestas": siesta_counts(game.board),
         "supply": {"suns": game.suns, "shadows": game.shadows},
         "to_move": game.to_move,
         "ply": game.ply,

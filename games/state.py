@@ -97,6 +97,8 @@ class GameState(TypedDict):
     turn_seconds: int
     seats: list[SeatState]
     board: list[str]
+    siestas: list[str]
+    """Per cell, how many siestas it is part of: 12 strings of digits (the engine's count)."""
     supply: Supply
     to_move: int | None
     ply: int

@@ -17,7 +17,7 @@ from typing import Any
 from core import safejson
 from games.engine import EngineError, IllegalMoveError, Position, SetupError, Turn
 from games.engine.record import GameRecord, replay
-from games.engine.study import check_setup, top_turns, turn_reach
+from games.engine.study import check_setup, siesta_counts, top_turns, turn_reach
 
 MAX_TOP = 10
 MAX_MOVES = 200
@@ -98,6 +98,7 @@ def read_record(data: dict[str, Any]) -> GameRecord:
 def _state(pos: Position) -> dict[str, Any]:
     return {
         "board": pos.board_text(),
+        "siestas": siesta_counts(pos.board_text()),
         "scores": list(pos.scores),
         "to_move": pos.to_move,
         "supply": pos.supply(),

@@ -21,6 +21,7 @@ from core.converters import id_of
 from core.plurals import counted_forms
 from games import selectors as game_selectors
 from games.engine.notation import COLUMNS, EMPTY_BOARD
+from games.engine.study import siesta_counts
 from games.errors import GameNotFound
 from games.models import Game
 from games.views import board_rows, client_strings
@@ -261,6 +262,7 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         "players": puzzle.players,
         "variant": puzzle.variant,
         "board": puzzle.board,
+        "siestas": siesta_counts(puzzle.board),
         "to_move": puzzle.to_move,
         "supply": puzzle.supply,
         "scores": puzzle.scores,

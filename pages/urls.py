@@ -8,4 +8,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
+    path("rules/without-sight/", views.without_sight, name="without_sight"),
 ]

@@ -44,3 +44,10 @@ def rules(request: HttpRequest) -> HttpResponse:
     language = (get_language() or "en").split("-")[0]
     templates = [f"rules/rules_{language}.html", "rules/rules_en.html"]
     return render(request, templates, {"examples": worked_examples()})
+
+
+@require_GET
+def without_sight(request: HttpRequest) -> HttpResponse:
+    """How to play by keyboard and screen reader: the board's keys and the command line's
+    commands (docs/accessibility.md, which is not served), linked from the game page."""
+    return render(request, "rules/without_sight.html")

@@ -85,6 +85,13 @@ class GameSerializer(serializers.Serializer[Any]):
         max_length=12,
         help_text="12 rows of 12 cells.",
     )
+    siestas = serializers.ListField(
+        child=serializers.CharField(),
+        min_length=12,
+        max_length=12,
+        help_text="12 rows of 12 digits: how many siestas each cell is part of (sun, roof or "
+        "shadow), as the engine counts them; what the page says of a cell without sight.",
+    )
     supply = SupplySerializer()
     to_move = serializers.IntegerField(allow_null=True, help_text="The seat to move.")
     ply = serializers.IntegerField(help_text="Turns played; submit a move with this ply.")

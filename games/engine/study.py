@@ -16,11 +16,12 @@ games.engine.errors.SetupError: a sun at A1 is next to a shadow (B1)
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine.errors import SetupError
 from games.engine.geometry import NEIGHBOUR_MASK
-from games.engine.notation import CELLS, SIZE, Turn, cell_name
+from games.engine.notation import BOARD_CHARS, CELLS, SIZE, Turn, cell_name, read_board
 from games.engine.position import (
     ROOFS_PER_PLAYER,
     TOTAL_SHADOWS,
@@ -30,7 +31,7 @@ from games.engine.position import (
 )
 from games.engine.scoring import _cells_of, frontier, to_turn
 from games.engine.search import _Searcher, best_turns
-from games.engine.variants import ROOF0, SHADOW, SUN, line_siestas
+from games.engine.variants import ROOF0, SHADOW, SUN, line_siesta_spans, line_siestas
 
 
 def top_turns(
@@ -261,6 +262,23 @@ def plain_worth(pos: Position, seat: int) -> int:
     return total
 
 
+def siesta_counts(board: Sequence[str]) -> list[str]:
+    """How many siestas each cell of a board text is part of (as one of its suns, roofs or
+    shadows), as 12 strings of digits, row 1 first: what a screen reader says of each cell.
+
+    >>> siesta_counts(["S1#"])[0]
+    '111000000000'
+    """
+    codes = [BOARD_CHARS.index(char) for text in read_board(board) for char in text]
+    counts = [0] * CELLS
+    for index in range(SIZE):
+        for cells in (range(index * SIZE, (index + 1) * SIZE), range(index, CELLS, SIZE)):
+            for first, last in line_siesta_spans(tuple(codes[cell] for cell in cells)):
+                for i in range(first, last + 1):
+                    counts[cells[i]] += 1
+    return ["".join(str(n) for n in counts[row * SIZE : (row + 1) * SIZE]) for row in range(SIZE)]
+
+
 def position_for(pos: Position, seat: int) -> Position:
     """The same board, supplies and scores with ``seat`` to move (history not kept)."""
     return Position(
@@ -282,6 +300,7 @@ __all__ = [
     "check_setup",
     "plain_worth",
     "position_for",
+    "siesta_counts",
     "single_best",
     "solution_cores",
     "top_turns",

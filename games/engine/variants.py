@@ -47,8 +47,22 @@ def line_siestas(line: tuple[int, ...]) -> list[Siesta]:
     >>> line_siestas((1, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0))
     [Siesta(first=2, last=3, owners=1)]
     """
+    return [siesta for siesta, _ in _siestas_and_spans(line)]
+
+
+def line_siesta_spans(line: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every siesta of the line as the cells it is made of, ``(first, last)``: its run of suns,
+    its roofs and its shadows (what the board says of a cell without sight, ``siesta_counts``).
+
+    >>> line_siesta_spans((1, 1, 3, 2, 2, 0, 1, 4, 2, 0, 0, 0))
+    [(0, 4), (6, 8)]
+    """
+    return [span for _, span in _siestas_and_spans(line)]
+
+
+def _siestas_and_spans(line: tuple[int, ...]) -> list[tuple[Siesta, tuple[int, int]]]:
     n = len(line)
-    found: list[Siesta] = []
+    found: list[tuple[Siesta, tuple[int, int]]] = []
     i = 0
     while i < n:
         if line[i] < ROOF0:
@@ -65,12 +79,18 @@ def line_siestas(line: tuple[int, ...]) -> list[Siesta]:
             last = end + 1
             while last + 1 < n and line[last + 1] == SHADOW:
                 last += 1
-            found.append(Siesta(end + 1, last, owners))
+            suns = start - 1
+            while suns > 0 and line[suns - 1] == SUN:
+                suns -= 1
+            found.append((Siesta(end + 1, last, owners), (suns, last)))
         elif after == SUN and before == SHADOW:
             first = start - 1
             while first > 0 and line[first - 1] == SHADOW:
                 first -= 1
-            found.append(Siesta(first, start - 1, owners))
+            suns = end + 1
+            while suns + 1 < n and line[suns + 1] == SUN:
+                suns += 1
+            found.append((Siesta(first, start - 1, owners), (first, suns)))
     return found
 
 

@@ -99,6 +99,7 @@ function main() {
       provisional: builder.placements,
       overlay,
       seat: current.to_move,
+      siestas: current.siestas,
     });
     board.grid.classList.toggle("is-playable", !current.over);
     $("analysis-status").textContent = current.over
@@ -334,6 +335,17 @@ function main() {
   });
   $("setup-use").addEventListener("click", useSetup);
   $("play-button").addEventListener("click", () => playMove(builder.text()));
+  Learn.commandLine({
+    builder,
+    strings,
+    confirmId: "play-button",
+    getState: () =>
+      Learn.commandState(
+        { players: record.players, ...(state() || { board: emptyBoard(), scores: [], supply: {} }) },
+        line ? line.turns.slice(0, cursor) : [],
+        strings
+      ),
+  });
   $("best-button").addEventListener("click", askBest);
   for (const button of document.querySelectorAll("[data-step]")) {
     button.addEventListener("click", () => {

@@ -19,7 +19,7 @@
  *
  * Bootstrap: the json_script elements "game-state" and "game-strings".
  */
-import { setUpGameAccess } from "./a11y/game.js";
+import { seatWords, setUpGameAccess } from "./a11y/game.js";
 import { announceTurn, setUpToggles } from "./game/alerts.js";
 import { pageSocket } from "./game/socket.js";
 import { GameStore } from "./game/store.js";
@@ -59,7 +59,6 @@ function start(page) {
   let refused = null; // the cell of the last refused placement: stays marked until the next one
   let hint = []; // placements suggested by a hint, drawn outlined
   let pending = null; // {id, kind}: a move or hint request in flight
-  let access = null; // the keys, live region and command line of a11y/game.js
 
   // The page's one socket to the game, shared with the chat (chat.js): every frame comes once.
   const socket = pageSocket(page.dataset.wsPath);
@@ -366,6 +365,19 @@ function start(page) {
     dialog.showModal();
   }
 
+  // In the dialog the Tab key wraps from its last button to its first and back (the page behind
+  // is inert; without this the focus would leave for the browser's own controls).
+  const confirmDialog = $("confirm-dialog");
+  confirmDialog?.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const buttons = Array.from(confirmDialog.querySelectorAll("button"));
+    const edge = event.shiftKey ? buttons[0] : buttons[buttons.length - 1];
+    if (document.activeElement === edge) {
+      event.preventDefault();
+      (event.shiftKey ? buttons[buttons.length - 1] : buttons[0]).focus();
+    }
+  });
+
   function askHint() {
     if (!isMyTurn() || pending) return;
     // Only a rated game has a rating to lose.
@@ -389,6 +401,9 @@ function start(page) {
       refused,
       hint,
       seat: mySeat || 1,
+      // The cells' names: "D4: roof of Ana (player 1), 2 siestas" (the server counts siestas).
+      siestas: state.siestas,
+      owner: (seat) => seatWords(state, seat, strings),
     });
     board.grid.classList.toggle("is-playable", isMyTurn());
     board.grid.classList.toggle("is-busy", Boolean(pending));
@@ -408,7 +423,6 @@ function start(page) {
     renderStatus(state, isMyTurn(), strings, baseTitle);
     renderMoves(state, marks, strings);
     renderControls();
-    if (access) access.afterRender();
     renderClock(state, isMyTurn(), strings);
   }
 
@@ -449,7 +463,8 @@ function start(page) {
     placeAt(cell.dataset.cell);
   });
 
-  access = setUpGameAccess({
+  // The keys, the live region and the command line.
+  setUpGameAccess({
     page,
     store,
     board,

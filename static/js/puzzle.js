@@ -50,6 +50,7 @@ function main() {
       provisional: solution ? [] : builder.placements,
       overlay,
       seat: puzzle.to_move,
+      siestas: puzzle.siestas,
     });
     board.grid.classList.toggle("is-playable", !done);
     // While the answer is on the board, the turn tried is not.
@@ -176,6 +177,12 @@ function main() {
   }
 
   $("submit-button").addEventListener("click", submit);
+  Learn.commandLine({
+    builder,
+    strings,
+    confirmId: "submit-button",
+    getState: () => Learn.commandState({ ...position, siestas: puzzle.siestas }, [], strings),
+  });
   $("give-up-button").addEventListener("click", giveUp);
 
   Learn.seatTable($("puzzle-seats"), position, strings);

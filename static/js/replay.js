@@ -27,6 +27,7 @@
  *   }
  */
 import { Board } from "./lib/board.js";
+import { seatWords } from "./a11y/game.js";
 import { emptyBoard, parseMove, place } from "./lib/notation.js";
 import { hintMark, renderResult, renderSeats, seatName } from "./lib/seats.js";
 import { format, readJSON } from "./lib/util.js";
@@ -71,12 +72,15 @@ function start(page) {
     );
   }
 
+  const owner = (seat) => seatWords(state, seat, strings);
+
   function render() {
     const turn = ply ? turns[ply - 1] : null;
     board.render(boards[ply], {
       last: turn ? (parseMove(turn.move) || []).map((p) => p.cell) : [],
       overlay,
       seat: overlaySeat,
+      owner, // "D4: roof of Ana (player 1)"
     });
     const next = ply < total ? turns[ply].seat : null;
     renderSeats($("seat-panels"), state.seats, {
@@ -273,6 +277,7 @@ function start(page) {
       last: turn ? (parseMove(turn.move) || []).map((p) => p.cell) : [],
       overlay,
       seat: overlaySeat,
+      owner, // "D4: roof of Ana (player 1)"
     });
   }
 

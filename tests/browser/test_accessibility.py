@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.axe import axe_violations
+from tests.browser.axe import axe_run, axe_violations
 from tests.browser.conftest import DESKTOP, PHONE, off_the_loop
 from tests.browser.test_pages import _finished_game
 from tests.games.factories import make_game
@@ -42,6 +42,7 @@ def main_pages(player: Any, ids: dict[str, int], signed_in: bool) -> list[tuple[
         ("puzzle", f"/puzzles/{ids['puzzle']}/"),
         ("analysis", "/analysis/"),
         ("game", f"/games/{ids['game']}/"),
+        ("without-sight", "/rules/without-sight/"),
     ]
     if signed_in:
         pages.append(("settings", "/accounts/"))
@@ -126,3 +127,70 @@ def test_a_title_shows_on_focus_and_on_tap_too(pages, player):
     header.click()
     expect(tip).to_have_text(words)
     assert axe_violations(page) == []
+
+
+LANDMARK_RULES = [
+    "page-has-heading-one",
+    "landmark-one-main",
+    "landmark-no-duplicate-banner",
+    "landmark-no-duplicate-contentinfo",
+    "landmark-unique",
+    "region",
+    "heading-order",
+]
+
+
+def test_every_main_page_has_one_h1_and_its_landmarks(pages, player):
+    """What axe rates below serious, held here too: one h1, one main, the header's navigation."""
+    ids = off_the_loop(_world, player)
+    page = pages.open(player)
+    found = []
+    for name, url in main_pages(player, ids, signed_in=True):
+        page.goto(url)
+        _settle(page, name)
+        shape = page.evaluate(
+            """() => ({
+              h1: document.querySelectorAll('h1').length,
+              main: document.querySelectorAll('main').length,
+              header: document.querySelectorAll('body > header, header.site-header').length,
+              nav: document.querySelectorAll('header nav[aria-label]').length,
+              footer: document.querySelectorAll('footer').length,
+            })"""
+        )
+        if shape != {"h1": 1, "main": 1, "header": 1, "nav": 1, "footer": 1}:
+            found.append(f"{name} ({url}): {shape}")
+        found += [
+            f"{name} ({url}) {v['id']}: {v['help']} {[n['target'] for n in v['nodes']]}"
+            for v in axe_run(page)
+            if v["id"] in LANDMARK_RULES
+        ]
+    assert not found, "\n".join(found)
+
+
+def test_the_confirmation_dialog_keeps_and_returns_the_focus(pages, player):
+    ids = off_the_loop(_world, player)
+    page = pages.open(player)
+    page.goto(f"/games/{ids['game']}/")
+    _settle(page, "game")
+    resign = page.get_by_role("button", name="Resign")
+    resign.focus()
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_accessible_name("Resign this game? You cannot come back to it.")
+    where = []
+    for key in ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab"]:  # the Tab key stays in it
+        where.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+        page.keyboard.press(key)
+    where.append(page.evaluate("document.activeElement.id"))
+    # Cancel, OK, wrap to Cancel, OK; Shift+Tab back to Cancel, wrap to OK.
+    assert where == ["confirm-cancel", "confirm-ok"] * 3, where
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(resign).to_be_focused()  # back where it was
+    page.get_by_role("button", name="Hint").focus()
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_visible()
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_role("button", name="Hint")).to_be_focused()
+    assert off_the_loop(lambda: Game.objects.get(pk=ids["game"]).status) == Game.Status.ACTIVE

@@ -80,6 +80,14 @@ def test_a_bot_game_is_played_to_its_end_by_keyboard_and_heard(pages, screenshot
         assert focused(page) == cell, key
     page.keyboard.press("Control+End")
     assert focused(page) == "L12"
+    # The next Tab stop after the board: the help's visible link (keys and commands).
+    page.keyboard.press("Tab")
+    help_link = page.get_by_role("link", name="Playing without sight: keys and commands")
+    expect(help_link).to_be_focused()
+    expect(help_link).to_be_visible()
+    assert help_link.get_attribute("href") == "/rules/without-sight/"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "L12"
 
     command = page.get_by_role("textbox", name="Command or turn")
     answer = page.locator("#command-output")
@@ -124,6 +132,11 @@ def test_a_bot_game_is_played_to_its_end_by_keyboard_and_heard(pages, screenshot
         )
         expect(announced(page).locator("p").last).to_have_text(re.compile(r"^Your turn\."))
         if number == 1:
+            # Each cell says its owner and the siestas it is part of (the server's count).
+            roof = re.compile(r"^[A-L]\d+: roof of carmen \(player 1\), \d siestas?$")
+            expect(page.get_by_role("gridcell", name=roof).first).to_be_attached()
+            shadow = re.compile(r"^[A-L]\d+: shadow, \d siestas?$")
+            expect(page.get_by_role("gridcell", name=shadow).first).to_be_attached()
             command.focus()
             page.keyboard.type("score")
             page.keyboard.press("Enter")
@@ -168,3 +181,45 @@ def test_the_analysis_board_and_a_puzzle_are_walked_by_the_same_keys(pages, play
         page.keyboard.press("r")
         page.keyboard.press("Enter")
         expect(page.get_by_role("gridcell", name=re.compile(rf"^{roof}: roof"))).to_be_attached()
+    # The puzzle's cells (S1## in rows 1 and 2) name the seat as the page shows it, and the siestas.
+    for cell, name in [
+        ("A1", "A1: sun, 1 siesta"),
+        ("B1", "B1: roof of Player 1, 1 siesta"),
+        ("D2", "D2: shadow, 1 siesta"),
+        ("A3", "A3: empty"),
+    ]:
+        expect(page.locator(f".cell[data-cell='{cell}']")).to_have_attribute("aria-label", name)
+    # The game page's command line, here too: questions, a typed turn, undo.
+    command = page.get_by_role("textbox", name="Command or turn")
+    answer = page.locator("#command-output")
+    for text, said in [
+        ("cell b1", "B1: roof of Player 1, 1 siesta"),
+        ("turn", "Player 1 is to move."),
+        ("score", re.compile(r"^Player 1: \d+ points?\. Player 2: \d+ points?\.$")),
+        ("row 2", re.compile(r"^A2: sun, 1 siesta; B2: roof of Player 1, 1 siesta; .*: empty\.$")),
+        ("he1", "Checking HE1."),
+        ("undo", "Last placement taken back."),
+        ("dance", "Unknown command. Type help for the list."),
+    ]:
+        command.focus()
+        page.keyboard.type(text)
+        page.keyboard.press("Enter")
+        expect(answer).to_have_text(said)
+        if text == "he1":
+            expect(page.locator("#pending-move")).to_have_text("HE1")
+    expect(page.locator("#pending-move")).to_have_text("")
+    page.goto("/analysis/")
+    expect(page.get_by_role("gridcell", name=re.compile(r"^F6: "))).to_be_attached()
+    command.focus()
+    page.keyboard.type("sf6 rf7 hf8")
+    page.keyboard.press("Enter")
+    expect(answer).to_have_text("Checking SF6 RF7 HF8.")
+    expect(page.get_by_role("button", name="Play")).to_be_enabled()
+    page.keyboard.type("confirm")
+    page.keyboard.press("Enter")
+    expect(page.locator(".cell[data-cell='F7']")).to_have_attribute(
+        "aria-label", "F7: roof of Player 1, 1 siesta"
+    )
+    page.keyboard.type("last")
+    page.keyboard.press("Enter")
+    expect(answer).to_have_text("Player 1 played SF6 RF7 HF8 and scored 1 point.")

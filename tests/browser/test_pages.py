@@ -101,6 +101,9 @@ def test_the_replay_steps_through_the_turns(pages, player, screenshot):
     page.get_by_role("button", name="Next turn").click()
     expect(position).to_have_text("Turn 1 of 3")
     expect(page.get_by_role("gridcell", name=re.compile(": empty$"))).to_have_count(141)
+    # A roof names its owner as the game page does.
+    roof = re.compile(rf"^[A-L]\d+: roof of {player.username} \(player 1\)$")
+    expect(page.get_by_role("gridcell", name=roof)).to_have_count(1)
     page.keyboard.press("ArrowRight")
     expect(position).to_have_text("Turn 2 of 3")
     page.get_by_role("button", name="Previous turn").click()

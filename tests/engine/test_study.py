@@ -9,13 +9,14 @@ from games.engine.study import (
     check_setup,
     plain_worth,
     position_for,
+    siesta_counts,
     single_best,
     solution_cores,
     top_turns,
     turn_features,
     turn_reach,
 )
-from tests.engine.helpers import snapshot
+from tests.engine.helpers import siestas, snapshot
 from tests.engine.test_search import BOARDS, SUPPLIES, brute_force, make_position
 
 CASES = [
@@ -157,3 +158,38 @@ def test_position_for_hands_the_move_to_another_seat():
 
 def test_supplies_cases_stay_covered():
     assert set(SUPPLIES) >= {"full", "1-sun", "2-shadows", "mover-1-roof", "1-of-each"}
+
+
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [
+        # One siesta: its sun, roof and shadows; the lone sun after it is not part of it.
+        (["S1##.S"], ["111100"]),
+        # Both suns of the run belong to it; read right to left too.
+        (["SS1#", "#2S"], ["1111", "111"]),
+        # S R H R S: two siestas share the shadow.
+        (["S1#2S"], ["11211"]),
+        # A row's and a column's siestas cross on the shadow at C1.
+        (["S1#", "..2", "..S"], ["112", "001", "001"]),
+        # Not a siesta: no shadow after the roofs, or a gap.
+        (["S1.#", "S12S"], ["0000", "0000"]),
+    ],
+)
+def test_siesta_counts(board, expected):
+    counts = siesta_counts(board)
+    assert [row[: len(want)] for row, want in zip(counts, expected, strict=False)] == expected
+    assert len(counts) == 12
+    assert all(len(row) == 12 for row in counts)
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_siesta_counts_of_shadows_agree_with_the_reference(name):
+    board = BOARDS[name][1]
+    counts = "".join(siesta_counts(board))
+    expected = [0] * 144
+    for _, shadows, _ in siestas(board):
+        for cell in shadows:
+            expected[cell] += 1
+    text = "".join(row.ljust(12, ".") for row in board)
+    shadow_cells = [i for i, char in enumerate(text) if char == "#"]
+    assert [int(counts[i]) for i in shadow_cells] == [expected[i] for i in shadow_cells]

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from games.engine.notation import read_board
+from games.engine.study import siesta_counts
 from games.selectors import game_get, game_state
 from games.views import client_strings
 from tests.factories import UserFactory
@@ -78,7 +80,10 @@ def test_a_roof_is_named_with_its_owner_and_the_language_has_its_own_commands(js
         if char == "1"
     )
     said = run_a11y(js_tree, "A.cellWords(state, roof, strings)", state=state, roof=roof)
-    assert said == f"{roof}: roof of ana (player 1)"
+    row, column = int(roof[1:]) - 1, "ABCDEFGHIJKL".index(roof[0])
+    count = int(state["siestas"][row][column])
+    assert count >= 1  # a first turn makes a siesta: sun, roof, shadow
+    assert said == f"{roof}: roof of ana (player 1), {count} siesta" + ("s" if count > 1 else "")
     spanish = run_a11y(js_tree, "A.answer(state, 2, 'puntos', strings)", "es", state=state)
     assert spanish.startswith("ana (jugador 1): ")
 
@@ -108,3 +113,28 @@ def test_the_board_stops_at_its_edges(js_tree):
         "A1",
         "A1",
     ]
+
+
+def test_each_cell_says_the_siestas_it_is_part_of(js_tree, state):
+    # S R H R S in row 1 (two siestas share C1), and a lone sun at A3.
+    board = ["S1#2S", "", "S"]
+    state = {**state, "board": read_board(board), "siestas": siesta_counts(board)}
+    cells = ["A1", "B1", "C1", "D1", "E1", "F1", "A3"]
+    said = run_a11y(
+        js_tree, "cells.map((cell) => A.cellWords(state, cell, strings))", state=state, cells=cells
+    )
+    assert said == [
+        "A1: sun, 1 siesta",
+        "B1: roof of ana (player 1), 1 siesta",
+        "C1: shadow, 2 siestas",
+        "D1: roof of bo (player 2), 1 siesta",
+        "E1: sun, 1 siesta",
+        "F1: empty",
+        "A3: sun",
+    ]
+    # The command line reads them too, and in the page's language.
+    assert run_a11y(js_tree, "A.answer(state, 1, 'cell c1', strings)", state=state) == (
+        "C1: shadow, 2 siestas"
+    )
+    german = run_a11y(js_tree, "A.cellWords(state, 'B1', strings)", "de", state=state)
+    assert german == "B1: Dach von ana (Spieler 1), 1 Siesta"

@@ -10,7 +10,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from games.engine import Position
 from games.engine.record import GameRecord
 from games.engine.search import best_turn, legal_turns
-from games.engine.study import top_turns
+from games.engine.study import siesta_counts, top_turns
 from tests.learn.helpers import recorded
 
 pytestmark = pytest.mark.django_db
@@ -89,6 +89,7 @@ def test_line_gives_every_position_and_stops_at_the_first_illegal_move(api):
     pos = GameRecord.from_json({**record, "moves": []}).start()
     for state, move in zip(data["states"], record["moves"][:5], strict=False):
         assert state["board"] == pos.board_text()
+        assert state["siestas"] == siesta_counts(pos.board_text())  # what each cell says
         assert state["scores"] == pos.scores
         pos.play(move)
     assert data["states"][-1]["board"] == pos.board_text()

@@ -92,3 +92,33 @@ def test_a_refused_game_form_ties_the_error_to_its_field(client):
     page = parsed(response)
     assert_descriptions_resolve(page)
     assert any(is_invalid for _, _, is_invalid in page.described)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "de", "it", "fr"])
+def test_the_help_for_playing_without_sight_has_the_keys_and_the_commands(client, language):
+    from django.utils import translation
+
+    with translation.override(language):
+        html = client.get("/rules/without-sight/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        title = translation.gettext("Playing without sight")
+        keys = translation.gettext("Playing by keyboard and screen reader")
+    assert html.count("<h1") == 1
+    assert f"<h1>{title}</h1>" in html
+    assert keys in html
+    for command in ("help", "score", "last 5", "row 5", "cell F5", "SF5 RF6 HF7", "confirm"):
+        assert f"<code>{command}</code>" in html
+    if language != "en":
+        assert title != "Playing without sight"  # translated
+
+
+def test_the_game_page_links_the_help_under_the_board(client):
+    from tests.games.factories import make_game
+
+    player = UserFactory()
+    game = make_game(users=[player, UserFactory()])
+    client.force_login(player)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    board_end = html.index('id="board"')
+    link = html.index('href="/rules/without-sight/"')
+    assert link > board_end
+    assert "Playing without sight: keys and commands" in html

@@ -1,6 +1,7 @@
 /*
  * The live game page without sight (docs/accessibility.md): every turn, the game's end and the
- * rating change said in a polite live region; the board's cells named with their owner; the
+ * rating change said in a polite live region; the board's cells named with their owner and
+ * siestas (game.js draws them with `seatWords` and the state's `siestas`); the
  * board walked by keys (arrows, Home/End, PageUp/PageDown, Ctrl+Home/End); and the command
  * line that takes a turn in the notation or answers a question in words.
  *
@@ -9,6 +10,7 @@
  */
 import { COLUMNS, SIZE, cellIndex, decodeChar, parseMove } from "../lib/notation.js";
 import { rovingGrid } from "./grid_keys.js";
+import { cellLabel, siestasAt } from "../lib/board.js";
 import { resultWords, seatName } from "../lib/seats.js";
 import { byId, format, plural } from "../lib/util.js";
 
@@ -35,21 +37,21 @@ export function announcer() {
   };
 }
 
-/** "Ana (player 1)", "Bot (easy) (player 2)". */
+/** "Ana (player 1)", "Bot (easy) (player 2)"; a seat with a `label` (the analysis board's and
+ * the puzzles' "Player 2", who have no names) says its label. */
 export function seatWords(state, seat, strings) {
   const found = state.seats.find((s) => s.seat === seat);
+  if (found && found.label) return found.label;
   const name = found ? seatName(found, strings) : "";
   return format(strings.a11y.seat_name, { name, seat });
 }
 
-/** What a cell holds, in words: "D4: roof of Ana (player 1)" / "E5: empty". */
+/** What a cell holds, in words: "D4: roof of Ana (player 1), 2 siestas" / "E5: empty". */
 export function cellWords(state, name, strings) {
   const { row, column } = cellIndex(name);
   const held = decodeChar(state.board[row][column]);
-  if (held.kind === "roof") {
-    return format(strings.a11y.cell_roof, { cell: name, name: seatWords(state, held.seat, strings) });
-  }
-  return format(strings.cell[held.kind], { cell: name });
+  const owner = (seat) => seatWords(state, seat, strings);
+  return cellLabel(strings, name, held, owner, siestasAt(state.siestas, row, column));
 }
 
 /** One turn said out: who, what, the points it scored and gave. */
@@ -200,22 +202,6 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
   const say = announcer();
   const gameId = page.dataset.gameId;
 
-  // -- cells named with their owner ---------------------------------------------------------------
-
-  function nameCells() {
-    const state = store.state;
-    for (const [name, cell] of board.cells) {
-      const { row, column } = cellIndex(name);
-      const held = decodeChar(state.board[row][column]);
-      if (held.kind === "roof") cell.setAttribute("aria-label", cellWords(state, name, strings));
-    }
-  }
-
-  /** After every drawing of the board (game.js calls it from render()). */
-  function afterRender() {
-    nameCells();
-  }
-
   // -- the board by keys: walked as a grid (grid_keys.js); Enter or Space places -----------------
 
   rovingGrid(board);
@@ -279,25 +265,37 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
 
   // -- the command line -------------------------------------------------------------------------
 
+  setUpCommandLine({ getState: () => store.state, mySeat, strings, actions: mySeat ? actions : null });
+
+  return { say };
+}
+
+/**
+ * The command line of templates/games/_command_line.html, on the game page, the analysis board
+ * and the puzzles: questions are answered from `getState()` (a game state, or one made like it:
+ * learn.js `commandState`); turn commands go to `actions` ({undo, clearAll, confirmTurn,
+ * typeTurn(text) → bool}), none for a watcher.
+ */
+export function setUpCommandLine({ getState, mySeat, strings, actions }) {
+  const a = strings.a11y;
   const form = byId("command-form");
   const input = byId("command-input");
   const output = byId("command-output");
-  if (form && input && output) {
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const text = input.value.trim().toLowerCase();
-      if (!text) return;
-      let reply = answer(store.state, mySeat, text, strings);
-      if (reply === null) reply = command(text);
-      output.textContent = reply;
-      input.value = "";
-    });
-  }
+  if (!form || !input || !output) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim().toLowerCase();
+    if (!text) return;
+    let reply = answer(getState(), mySeat, text, strings);
+    if (reply === null) reply = command(text);
+    output.textContent = reply;
+    input.value = "";
+  });
 
   /** Turn commands: a move in the notation, confirm, undo, clear. */
   function command(text) {
     const word = commandOf(text, a.commands);
-    if (!mySeat) return a.unknown;
+    if (!actions) return a.unknown;
     if (word === "confirm") {
       actions.confirmTurn();
       return a.confirming;
@@ -315,6 +313,4 @@ export function setUpGameAccess({ page, store, board, strings, mySeat, actions }
     }
     return a.unknown;
   }
-
-  return { afterRender, say };
 }

@@ -13,12 +13,15 @@
  *   markCell(board, name)      outline a cell an error named
  *   refusal(answer, throttled) the words for a refused answer: the server's own when the
  *                              engine budget is spent (they say how long to wait)
+ *   commandLine(options)       the game page's command line (a11y/game.js) on these pages:
+ *                              questions about the position, a turn typed, undo, clear, confirm
  * The rules are never computed here: every check and score comes from the server's engine.
  */
 import { post } from "./http.js";
 import { cellIndex, decodeChar, emptyBoard, moveText, parseMove } from "./notation.js";
 import { format } from "./util.js";
 import { rovingGrid } from "../a11y/grid_keys.js";
+import { setUpCommandLine } from "../a11y/game.js";
 
 export { post };
 
@@ -167,3 +170,55 @@ export function markCell(board, name) {
   if (cell) cell.classList.add("cell-error");
 }
 
+
+/**
+ * A position (and the turns that led to it) as the command line reads a game's state: the seats
+ * say their label as the page shows it ("Player 2"), there is no clock.
+ */
+export function commandState(position, turns, strings) {
+  return {
+    players: position.players || position.scores.length,
+    status: position.over ? "finished" : "active",
+    board: position.board,
+    siestas: position.siestas,
+    to_move: position.to_move,
+    supply: position.supply,
+    turns: turns.map((turn, index) => ({ ply: index + 1, ...turn })),
+    deadline: null,
+    result: null,
+    seats: position.scores.map((score, index) => ({
+      seat: index + 1,
+      label: format(strings.seat, { seat: index + 1 }),
+      score,
+      roofs_left: position.supply.roofs[index],
+    })),
+  };
+}
+
+/**
+ * The command line (templates/games/_command_line.html) on the analysis board and the puzzles:
+ * `getState()` gives `commandState(...)`; a typed turn goes to the builder like the notation
+ * field, confirm presses the page's confirm button (`confirmId`) when it is enabled.
+ */
+export function commandLine({ builder, getState, strings, confirmId }) {
+  setUpCommandLine({
+    getState,
+    mySeat: null,
+    strings,
+    actions: {
+      undo: () => builder.undo(),
+      clearAll: () => builder.clear(),
+      confirmTurn: () => {
+        const button = document.getElementById(confirmId);
+        if (button && !button.disabled) button.click();
+      },
+      typeTurn: (text) => {
+        const placements = parseMove(text);
+        if (!placements || !builder.enabled()) return false;
+        builder.placements = placements.slice(0, 3);
+        builder.onChange(builder.placements);
+        return true;
+      },
+    },
+  });
+}
