@@ -264,7 +264,7 @@ def test_websocket_frames_from_a_watcher(seated, no_errors_logged, frames):
 
     replies = async_to_sync(_play_frames)(game.pk, [], frames)
 
-    assert {r["type"] for r in replies} <= {"error", "state", "auth"}
+    assert {r["type"] for r in replies} <= {"error", "state", "sync", "auth"}
     assert world(game.pk) == before
 
 

@@ -122,8 +122,8 @@ async def test_another_first_message_is_answered_after_the_state(opened, table, 
 
     frames = await frames_until_quiet(socket)
 
-    # The opening state, then the sync's answer (the whole state: none was sent for a sync yet).
-    assert [frame["type"] for frame in frames] == ["state", "state"]
+    # The opening state, then the sync's answer: up to date (the opening state is the current one).
+    assert [frame["type"] for frame in frames] == ["state", "sync"]
 
 
 async def test_an_anonymous_script_gets_the_state_after_the_wait(opened, table, settings):

@@ -224,8 +224,8 @@ def test_the_page_announces_the_grace_and_shows_seats_and_forfeits(client) -> No
     page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
     assert f"first turns start their clock {GRACE} seconds after pairing" in page
     # Rounds 1 and 2 (paired at once): seat 1, then seat 2, and the other way round.
-    assert '<td class="col-seats seat-history">1 2</td>' in page
-    assert '<td class="col-seats seat-history">2 1</td>' in page
+    assert '<td class="col-seats seat-history" data-label="Seats">1 2</td>' in page
+    assert '<td class="col-seats seat-history" data-label="Seats">2 1</td>' in page
     assert '<span class="badge">forfeit</span>' in page
     assert "(1 forfeit)" in page
     tournament.refresh_from_db()
